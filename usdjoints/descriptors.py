@@ -1,0 +1,202 @@
+"""Inert, immutable values the walker hands to the auditor, the model builder and the CLI.
+
+Nothing here repairs input: a repair (normalising a quaternion, swapping bounds) happens in one
+named place in the walker and leaves a :class:`Diagnostic`. Lengths are in stage units, angles in
+degrees, exactly as the consumer named by :attr:`StageDescription.consumer` reads them; the model
+builder converts to SI once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Optional
+
+from .provenance import Resolved
+
+Vec3 = tuple[float, float, float]
+Quat = tuple[float, float, float, float]  # (w, x, y, z)
+Matrix4 = tuple[tuple[float, float, float, float], ...]  # row-major, USD row-vector convention
+
+JOINT_TYPES = (
+    "revolute", "prismatic", "spherical", "fixed", "distance", "d6",
+    "rack_and_pinion", "gear", "custom",
+)
+SEVERITIES = ("error", "warning", "info")
+
+
+@dataclass(frozen=True, slots=True)
+class Pose:
+    """A rigid frame: ``position`` [stage length], ``orientation`` unit quaternion (w, x, y, z)."""
+
+    position: Vec3 = (0.0, 0.0, 0.0)
+    orientation: Quat = (1.0, 0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """Something a user should know about a prim; ``code`` is a short stable identifier."""
+
+    severity: str
+    prim: Optional[str]
+    message: str
+    code: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StageUnits:
+    meters_per_unit: Resolved[float]
+    kilograms_per_unit: Resolved[float]
+    up_axis: Resolved[str]
+
+
+@dataclass(frozen=True, slots=True)
+class BodyDesc:
+    """A rigid body (a prim with PhysicsRigidBodyAPI).
+
+    ``world_pose`` is the body frame with scale removed; ``world_scale`` the scale decomposed from
+    its composed transform; ``mirrored`` is true for a negative-determinant transform.
+    """
+
+    path: str
+    dynamic: bool
+    kinematic: bool
+    enabled: bool
+    world_pose: Pose
+    world_scale: Vec3
+    mirrored: bool
+    columns: Mapping[str, Resolved] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class LimitDesc:
+    """One limited degree of freedom: ``dof`` is angular, linear, cone, distance or transX..rotZ.
+
+    Bounds [deg] for rotational dofs, [stage length] for translational ones; for ``cone`` low/high
+    are coneAngle0/coneAngle1, for ``distance`` min/max distance.
+    """
+
+    dof: str
+    enabled: bool
+    low: float
+    high: float
+
+
+@dataclass(frozen=True, slots=True)
+class DriveDesc:
+    """A drive this consumer reads. Rotational gains are per degree, targets in degrees."""
+
+    dof: str
+    type: str  # "force" | "acceleration"
+    stiffness: float
+    damping: float
+    max_force: float
+    target_position: float
+    target_velocity: float
+
+
+@dataclass(frozen=True, slots=True)
+class JointStateDesc:
+    """PhysicsJointStateAPI:<dof>: initial position [deg or length] and velocity."""
+
+    dof: str
+    position: Resolved[float]
+    velocity: Resolved[float]
+
+
+@dataclass(frozen=True, slots=True)
+class RackAndPinionCoupling:
+    ratio: float  # [deg / stage length]
+    hinge: Optional[str]
+    prismatic: Optional[str]
+    kind: str = "rack_and_pinion"
+
+
+@dataclass(frozen=True, slots=True)
+class GearCoupling:
+    ratio: float
+    hinge0: Optional[str]
+    hinge1: Optional[str]
+    kind: str = "gear"
+
+
+@dataclass(frozen=True, slots=True)
+class MimicCoupling:
+    """PhysxMimicJointAPI:<dof>: this joint follows ``reference`` (q = -gearing*q_ref - offset as PhysX reads it)."""
+
+    dof: str
+    reference: Optional[str]
+    reference_dof: Optional[str]
+    gearing: float
+    offset: float
+    kind: str = "mimic"
+
+
+Coupling = RackAndPinionCoupling | GearCoupling | MimicCoupling
+
+
+@dataclass(frozen=True, slots=True)
+class JointDesc:
+    """A joint as one consumer reads it.
+
+    ``body0``/``body1`` are the resolved rigid bodies (``None`` = world). ``local_pose0/1`` are the
+    frames in those bodies (or in world space for a world side) as the consumer uses them: scale
+    baked in, lifted through a child-prim target, quaternion normalised.
+    """
+
+    path: str
+    type: str
+    schema_type: str
+    enabled: bool
+    exclude_from_articulation: bool
+    articulation: Optional[int]
+    body0: Optional[str]
+    body1: Optional[str]
+    body0_target: Optional[str]
+    body1_target: Optional[str]
+    local_pose0: Pose
+    local_pose1: Pose
+    axis: Optional[str]
+    limits: tuple[LimitDesc, ...]
+    drives: tuple[DriveDesc, ...]
+    coupling: Optional[Coupling]
+    mimics: tuple[MimicCoupling, ...]
+    states: tuple[JointStateDesc, ...]
+    columns: Mapping[str, Resolved]
+
+
+@dataclass(frozen=True, slots=True)
+class ArticulationDesc:
+    """An articulation: ``root`` is the prim with PhysicsArticulationRootAPI (or the elected root).
+
+    ``links`` are body paths, ``joints`` the joint paths of its tree in breadth-first order from the
+    base; ``base`` is the root link, ``fixed_base`` true when a joint ties it to the world.
+    """
+
+    root: str
+    fixed_base: bool
+    base: Optional[str]
+    links: tuple[str, ...]
+    joints: tuple[str, ...]
+    loop_joints: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StageDescription:
+    stage: str
+    consumer: str
+    units: StageUnits
+    bodies: tuple[BodyDesc, ...]
+    articulations: tuple[ArticulationDesc, ...]
+    joints: tuple[JointDesc, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+    def joint(self, path: str) -> JointDesc:
+        for joint in self.joints:
+            if joint.path == path:
+                return joint
+        raise KeyError(path)
+
+    def body(self, path: str) -> BodyDesc:
+        for body in self.bodies:
+            if body.path == path:
+                return body
+        raise KeyError(path)
