@@ -1,0 +1,215 @@
+"""SDFormat frame semantics: the pose (relative_to) graph and the attached_to graph of a scope.
+
+Rules (SDFormat 1.7+, which libsdformat also applies to older files after conversion):
+
+* ``__model__`` is the model frame; in a world, ``world`` is the root.
+* Default ``relative_to``: a link or nested model -> the model frame; a joint -> its child frame;
+  a frame -> its ``attached_to`` frame, whose default is the model frame (the world in a world).
+* A name ``A::B`` reaches into nested model ``A``; a scope never sees its parent's names.
+* A nested model's ``placement_frame`` P makes its pose the pose of P, so
+  ``X_parent_model = X_parent_relative_to * X_pose * inv(X_model_P)``.
+* Attached_to resolution (the body a frame moves with): a frame -> its ``attached_to``;
+  a joint -> its child; a model frame or nested model -> its canonical link.
+
+Every cycle, self reference and dangling name raises :class:`InputError` naming the element.
+"""
+from __future__ import annotations
+
+from usdjoints.errors import InputError
+
+from .pose import IDENTITY, Pose
+from .scope import Decl, Scope
+
+
+class FrameGraph:
+    """Resolved poses of one scope's frames in its own frame (model frame, or world frame).
+
+    Results are memoised; a fresh graph per scope is cheap and holds no state beyond that.
+    """
+
+    def __init__(self, scope: Scope):
+        self.scope = scope
+        self.root_name = "world" if scope.kind == "world" else "__model__"
+        self._decls: dict[str, Decl] = {d.name: d for d in scope.decls}
+        self._nested: dict[str, FrameGraph] = {}
+        self._poses: dict[str, Pose] = {}
+        self._bodies: dict[str, str] = {}
+        self._pose_visiting: set[str] = set()
+        self._body_visiting: set[str] = set()
+
+    # ---- lookup ------------------------------------------------------------------------
+    def decl(self, name: str) -> Decl | None:
+        return self._decls.get(name)
+
+    def nested(self, name: str) -> "FrameGraph":
+        graph = self._nested.get(name)
+        if graph is None:
+            d = self._decls[name]
+            graph = self._nested[name] = FrameGraph(d.scope)
+        return graph
+
+    def exists(self, name: str) -> bool:
+        """Whether ``name`` (possibly scoped ``A::B``) names a frame visible from this scope."""
+        if name == self.root_name:
+            return True
+        head, sep, rest = name.partition("::")
+        if sep:
+            d = self._decls.get(head)
+            return d is not None and d.kind == "model" and self.nested(head).exists(rest)
+        return name in self._decls
+
+    def _require(self, name: str, d: Decl, role: str) -> None:
+        if not self.exists(name):
+            raise InputError(
+                d.where,
+                f"{role} '{name}' of {d.kind} '{d.name}' names no link, joint, frame or nested model "
+                f"in {self.scope.kind} '{self.scope.name}'",
+            )
+
+    # ---- poses -------------------------------------------------------------------------
+    def pose(self, name: str) -> Pose:
+        """``X_scope_name``: the pose of frame ``name`` in this scope's frame."""
+        if name == self.root_name:
+            return IDENTITY
+        head, sep, rest = name.partition("::")
+        if sep:
+            return self.pose(head).compose(self.nested(head).pose(rest))
+        cached = self._poses.get(name)
+        if cached is not None:
+            return cached
+        d = self._decls[name]
+        target = self.pose_parent(d)
+        if name in self._pose_visiting:
+            raise InputError(d.where, f"the relative_to graph has a cycle through {d.kind} '{name}'")
+        self._pose_visiting.add(name)
+        try:
+            X = self.pose(target).compose(d.pose)
+            if d.kind == "model":
+                X = X.compose(self.nested(name).placement_pose().inverse())
+        finally:
+            self._pose_visiting.discard(name)
+        self._poses[name] = X
+        return X
+
+    def pose_parent(self, d: Decl) -> str:
+        """The frame ``d``'s pose is relative to, checked to exist and not to be ``d`` itself."""
+        target = self._alias(d, d.relative_to)
+        if not target:
+            if d.kind == "joint":
+                target = self._alias(d, d.child)
+            elif d.kind == "frame":
+                target = self._alias(d, d.attached_to) or self._alias(d, self.root_name)
+            else:
+                target = self._alias(d, self.root_name)
+        if target == d.name:
+            raise InputError(d.where, f"relative_to '{target}' is {d.kind} '{d.name}' itself, a cycle in the pose graph")
+        if d.kind == "joint" and target == "world" and self.root_name != "world":
+            raise InputError(d.where, f"joint '{d.name}' cannot have its pose relative to 'world' inside a model")
+        self._require(target, d, "relative_to")
+        return target
+
+    def placement_pose(self) -> Pose:
+        """``X_model_P`` of this model's placement frame P (identity without one)."""
+        frame = self.scope.placement_frame
+        if not frame:
+            return IDENTITY
+        if not self.exists(frame):
+            raise InputError(self.scope.where, f"placement_frame '{frame}' names no frame in model '{self.scope.name}'")
+        return self.pose(frame)
+
+    @staticmethod
+    def _alias(d: Decl, name: str) -> str:
+        return d.model_alias if name == "__model__" else name
+
+    # ---- attached_to ------------------------------------------------------------------
+    def body(self, name: str) -> str:
+        """The link (scoped name, e.g. ``M1::L``) frame ``name`` is attached to, or ``world``."""
+        if name == "world" and (self.root_name == "world" or name not in self._decls):
+            return "world"
+        if name == "__model__":
+            return self.canonical_link()
+        head, sep, rest = name.partition("::")
+        if sep:
+            return _join(head, self.nested(head).body(rest))
+        cached = self._bodies.get(name)
+        if cached is not None:
+            return cached
+        d = self._decls[name]
+        if d.kind == "link":
+            return name
+        if d.kind == "model":
+            return _join(name, self.nested(name).canonical_link())
+        if d.kind == "joint":
+            target = self._alias(d, d.child)
+            role = "child"
+        else:
+            target = self._alias(d, d.attached_to) or self._alias(d, self.root_name)
+            role = "attached_to"
+        if target == name:
+            raise InputError(d.where, f"{role} of {d.kind} '{name}' is the {d.kind} itself, a cycle in the attached_to graph")
+        self._require(target, d, role)
+        if name in self._body_visiting:
+            raise InputError(d.where, f"the attached_to graph has a cycle through {d.kind} '{name}'")
+        self._body_visiting.add(name)
+        try:
+            body = self.body(target)
+        finally:
+            self._body_visiting.discard(name)
+        self._bodies[name] = body
+        return body
+
+    def canonical_link(self) -> str:
+        """``//model/@canonical_link``, else the first link, else the first nested model's."""
+        scope = self.scope
+        if scope.canonical_link:
+            head, sep, rest = scope.canonical_link.partition("::")
+            d = self._decls.get(head)
+            ok = d is not None and (d.kind == "link" and not sep or d.kind == "model" and sep)
+            if not ok or (sep and self.nested(head).body(rest) != rest):
+                raise InputError(scope.where, f"canonical_link '{scope.canonical_link}' names no link of model '{scope.name}'")
+            return scope.canonical_link
+        for d in scope.decls:
+            if d.kind == "link":
+                return d.name
+        for d in scope.decls:
+            if d.kind == "model":
+                return _join(d.name, self.nested(d.name).canonical_link())
+        raise InputError(scope.where, f"model '{scope.name}' has no link", "a model needs at least one link")
+
+    # ---- joints ------------------------------------------------------------------------
+    def joint_bodies(self, d: Decl) -> tuple[str, str]:
+        """(parent link, child link) of joint ``d``, after checking its parent and child names."""
+        parent, child = self._alias(d, d.parent), self._alias(d, d.child)
+        if child == d.name:
+            raise InputError(d.where, f"joint '{d.name}' names itself as its child")
+        if child == "world":
+            raise InputError(d.where, f"joint '{d.name}' has 'world' as its child", "world can only be a parent")
+        if parent == d.name:
+            raise InputError(d.where, f"joint '{d.name}' names itself as its parent")
+        if parent == child:
+            raise InputError(d.where, f"joint '{d.name}' has the same parent and child '{child}'")
+        if parent != "world":
+            self._require(parent, d, "parent")
+        self._require(child, d, "child")
+        parent_body, child_body = self.body(parent), self.body(child)
+        if parent_body == child_body:
+            raise InputError(d.where, f"joint '{d.name}': parent '{parent}' and child '{child}' are both attached to link '{child_body}'")
+        return parent_body, child_body
+
+    def validate(self) -> None:
+        """Resolve every declaration once so that the first error (in document order) is raised."""
+        for d in self.scope.decls:
+            if d.kind == "model":
+                self.nested(d.name).validate()
+            if d.kind == "joint":
+                self.joint_bodies(d)
+            elif d.kind == "frame":
+                self.body(d.name)
+            self.pose(d.name)
+        if self.scope.kind == "model" and any(d.kind in ("link", "model") for d in self.scope.decls):
+            self.canonical_link()
+        self.placement_pose()
+
+
+def _join(head: str, rest: str) -> str:
+    return rest if rest == "world" else f"{head}::{rest}"

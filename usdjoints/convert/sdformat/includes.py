@@ -1,0 +1,80 @@
+"""Finding the file an ``<include>`` names.
+
+Search order for a URI: ``model://NAME`` looks for ``NAME`` in each resource directory; a
+relative URI is tried next to the including file first, then in each resource directory. The
+resource directories are the caller's ``resource_paths``, then ``GZ_SIM_RESOURCE_PATH``,
+``IGN_GAZEBO_RESOURCE_PATH`` and ``SDF_PATH`` (each a list separated by ``os.pathsep``). A
+directory is a model directory: its ``model.config`` names one SDFormat file per version and
+the newest version this reader supports is taken; without a config, ``model.sdf``.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from lxml import etree
+
+from usdjoints.errors import InputError
+
+from .parse import SUPPORTED_VERSIONS, version_tuple
+
+ENVIRONMENT_VARIABLES = ("GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH", "SDF_PATH")
+
+
+def search_directories(resource_paths: tuple[str | Path, ...]) -> tuple[Path, ...]:
+    """The caller's directories first, then those of the environment variables."""
+    directories = [Path(p) for p in resource_paths]
+    for variable in ENVIRONMENT_VARIABLES:
+        for entry in os.environ.get(variable, "").split(os.pathsep):
+            if entry:
+                directories.append(Path(entry))
+    return tuple(directories)
+
+
+def resolve_uri(uri: str, base_dir: Path, directories: tuple[Path, ...], where: str) -> Path:
+    """The SDFormat file an include URI points at."""
+    if uri.startswith(("http://", "https://")):
+        raise InputError(where, f"include uri '{uri}' is remote; usdjoints does not download models",
+                         "download the model and pass its parent directory with --resource-path")
+    if uri.startswith("file://"):
+        candidates = [Path(uri[len("file://"):])]
+    elif uri.startswith("model://"):
+        candidates = [d / uri[len("model://"):] for d in directories]
+    elif os.path.isabs(uri):
+        candidates = [Path(uri)]
+    else:
+        candidates = [base_dir / uri] + [d / uri for d in directories]
+    for candidate in candidates:
+        if candidate.is_dir():
+            return model_file_in(candidate, where)
+        if candidate.is_file():
+            return candidate
+    searched = ", ".join(str(c) for c in candidates) or "no resource directory"
+    raise InputError(where, f"cannot find include uri '{uri}' (searched {searched})",
+                     "add the model's parent directory with --resource-path or GZ_SIM_RESOURCE_PATH")
+
+
+def model_file_in(directory: Path, where: str) -> Path:
+    """The SDFormat file of a model directory, the newest supported version in model.config."""
+    config = directory / "model.config"
+    if config.is_file():
+        try:
+            root = etree.parse(str(config)).getroot()
+        except etree.XMLSyntaxError as e:
+            raise InputError(f"{config}:{e.lineno}", f"model.config is not well-formed XML: {e.msg}") from e
+        best: tuple[tuple[int, int], Path] | None = None
+        for sdf in root.findall("sdf"):
+            version = (sdf.get("version") or "").strip()
+            name = (sdf.text or "").strip()
+            if not name or (version and version not in SUPPORTED_VERSIONS):
+                continue
+            key = version_tuple(version) if version else (0, 0)
+            if best is None or key > best[0]:
+                best = (key, directory / name)
+        if best is not None:
+            return best[1]
+        raise InputError(f"{config}:{root.sourceline}", "model.config lists no SDFormat file of a supported version")
+    fallback = directory / "model.sdf"
+    if fallback.is_file():
+        return fallback
+    raise InputError(where, f"model directory {directory} has neither model.config nor model.sdf")

@@ -1,0 +1,73 @@
+"""Reading an SDFormat file into an lxml tree with source lines, and checking its version."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+
+from usdjoints.errors import InputError
+
+#: SDFormat versions this reader understands (older ones lack the frame semantics it relies on).
+SUPPORTED_VERSIONS = ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11")
+
+
+@dataclass(frozen=True, eq=False)
+class SdfDocument:
+    """One parsed file: its ``<sdf>`` element, its version as a tuple, and its path."""
+
+    root: etree._Element
+    version: tuple[int, int]
+    path: Path
+
+
+def version_tuple(text: str) -> tuple[int, int]:
+    major, _, minor = text.partition(".")
+    return int(major), int(minor)
+
+
+def check_version(text: str | None, where: str) -> tuple[int, int]:
+    """The version tuple of a supported version string, or an :class:`InputError` naming ``where``."""
+    if text is None:
+        raise InputError(where, "the <sdf> element has no version attribute", "add version='1.11'")
+    text = text.strip()
+    if text not in SUPPORTED_VERSIONS:
+        raise InputError(
+            where,
+            f"unknown or unsupported SDFormat version '{text}'",
+            f"supported versions: {', '.join(SUPPORTED_VERSIONS)}",
+        )
+    return version_tuple(text)
+
+
+def load_document(path: str | Path) -> SdfDocument:
+    """Parse ``path``; errors name the file and line (bad XML, wrong root, unknown version)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(str(path), "no such SDFormat file")
+    parser = etree.XMLParser(remove_comments=True, resolve_entities=False)
+    try:
+        tree = etree.parse(str(path), parser)
+    except etree.XMLSyntaxError as e:
+        line = e.lineno if e.lineno is not None else 1
+        raise InputError(f"{path}:{line}", f"not well-formed XML: {e.msg}") from e
+    root = tree.getroot()
+    if root.tag != "sdf":
+        raise InputError(f"{path}:{root.sourceline}", f"the root element is <{root.tag}>, expected <sdf>")
+    version = check_version(root.get("version"), f"{path}:{root.sourceline}")
+    return SdfDocument(root, version, path)
+
+
+def child_text(element: etree._Element, tag: str, default: str | None = None) -> str | None:
+    """Stripped text of the first child ``tag``, or ``default`` when it is absent or empty."""
+    child = element.find(tag)
+    if child is None or child.text is None or not child.text.strip():
+        return default
+    return child.text.strip()
+
+
+def child_bool(element: etree._Element, tag: str, default: bool) -> bool:
+    text = child_text(element, tag)
+    if text is None:
+        return default
+    return text.lower() in ("true", "1")

@@ -1,0 +1,216 @@
+"""The scope tree: each ``<model>`` or ``<world>`` as an ordered list of named declarations.
+
+Includes are expanded here, so later stages see one tree whatever files it came from. A
+merged include (``merge='true'``) puts the included model's declarations into the enclosing
+model and stands its model frame in with a frame named ``_merged__NAME__model__``, as
+libsdformat does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from lxml import etree
+
+from usdjoints.errors import InputError, UnsupportedFeature
+
+from .includes import resolve_uri
+from .parse import child_bool, child_text, load_document
+from .pose import IDENTITY, Pose, parse_pose, where
+
+DECLARATION_TAGS = ("link", "joint", "frame", "model")
+
+
+@dataclass(frozen=True, eq=False)
+class Decl:
+    """A named frame of a scope: a link, joint, explicit frame or nested model.
+
+    ``relative_to`` and ``attached_to`` are as written ("" = the default applies);
+    ``model_alias`` is the name ``__model__`` means for this declaration (it differs for
+    declarations merged from an include).
+    """
+
+    kind: str
+    name: str
+    pose: Pose
+    relative_to: str
+    where: str
+    element: etree._Element
+    version: tuple[int, int]
+    attached_to: str = ""
+    parent: str = ""
+    child: str = ""
+    scope: "Scope | None" = None
+    model_alias: str = "__model__"
+
+
+@dataclass(frozen=True, eq=False)
+class Scope:
+    """A model or a world with its declarations in document order."""
+
+    kind: str
+    name: str
+    where: str
+    element: etree._Element
+    version: tuple[int, int]
+    path: Path
+    decls: tuple[Decl, ...]
+    pose: Pose = IDENTITY
+    relative_to: str = ""
+    canonical_link: str = ""
+    placement_frame: str = ""
+    static: bool = False
+    unsupported: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class ScopeContext:
+    """What scope building needs besides the element: the file and the include search path."""
+
+    path: Path
+    version: tuple[int, int]
+    directories: tuple[Path, ...]
+    include_stack: tuple[Path, ...] = ()
+
+
+def build_root(document, directories: tuple[Path, ...]) -> list[Scope]:
+    """The top-level scopes of a document: its worlds, or its single model."""
+    context = ScopeContext(document.path, document.version, directories, (document.path.resolve(),))
+    scopes = [build_world(w, context) for w in document.root.findall("world")]
+    for model in document.root.findall("model"):
+        scopes.append(build_model(model, context))
+    if not scopes:
+        raise InputError(where(document.root), "the file has no <model> or <world>")
+    if len(scopes) > 1 and any(s.kind == "model" for s in scopes):
+        raise InputError(where(document.root), "a file holds either one <model> or worlds, not both")
+    return scopes
+
+
+def build_world(element: etree._Element, context: ScopeContext) -> Scope:
+    decls: list[Decl] = []
+    unsupported: list[str] = []
+    for child in element:
+        if child.tag == "include":
+            decls.extend(_include(child, context, in_world=True))
+        elif child.tag in ("model", "frame", "joint"):
+            decls.append(_declaration(child, context))
+        elif child.tag in ("actor", "light", "population"):
+            unsupported.append(f"{where(child)}: <{child.tag}> is not converted")
+    _check_unique(decls, element, context)
+    return Scope("world", element.get("name", "world"), where(element), element, context.version,
+                 context.path, tuple(decls), unsupported=tuple(unsupported))
+
+
+def build_model(element: etree._Element, context: ScopeContext, *, name: str | None = None,
+                pose: tuple[Pose, str] | None = None, static: bool | None = None,
+                placement_frame: str | None = None) -> Scope:
+    """A ``<model>`` element -> :class:`Scope`; the keyword overrides come from an ``<include>``."""
+    decls: list[Decl] = []
+    for child in element:
+        if child.tag == "include":
+            decls.extend(_include(child, context, in_world=False))
+        elif child.tag in DECLARATION_TAGS:
+            decls.append(_declaration(child, context))
+    _check_unique(decls, element, context)
+    own_pose = parse_pose(element.find("pose"))
+    return Scope(
+        "model",
+        name if name else element.get("name", ""),
+        where(element),
+        element,
+        context.version,
+        context.path,
+        tuple(decls),
+        pose=(pose or own_pose)[0],
+        relative_to=(pose or own_pose)[1],
+        canonical_link=element.get("canonical_link", ""),
+        placement_frame=placement_frame if placement_frame else element.get("placement_frame", ""),
+        static=child_bool(element, "static", False) if static is None else static,
+    )
+
+
+def _declaration(element: etree._Element, context: ScopeContext) -> Decl:
+    name = element.get("name")
+    if not name:
+        raise InputError(where(element), f"<{element.tag}> has no name attribute")
+    pose, relative_to = parse_pose(element.find("pose"))
+    common = dict(name=name, pose=pose, relative_to=relative_to, where=where(element),
+                  element=element, version=context.version)
+    if element.tag == "frame":
+        return Decl("frame", attached_to=element.get("attached_to", ""), **common)
+    if element.tag == "joint":
+        parent, child = child_text(element, "parent"), child_text(element, "child")
+        if parent is None or child is None:
+            raise InputError(where(element), f"joint '{name}' needs both <parent> and <child>")
+        return Decl("joint", parent=parent, child=child, **common)
+    if element.tag == "model":
+        scope = build_model(element, context)
+        return Decl("model", scope=scope, **dict(common, pose=scope.pose, relative_to=scope.relative_to))
+    return Decl("link", **common)
+
+
+def _include(element: etree._Element, context: ScopeContext, *, in_world: bool) -> list[Decl]:
+    uri = child_text(element, "uri")
+    if uri is None:
+        raise InputError(where(element), "<include> has no <uri>")
+    path = resolve_uri(uri, context.path.parent, context.directories, where(element))
+    if path.resolve() in context.include_stack:
+        raise InputError(where(element), f"include of '{uri}' includes itself")
+    document = load_document(path)
+    models = document.root.findall("model")
+    if len(models) != 1:
+        raise InputError(f"{path}:{document.root.sourceline}", f"included file must hold exactly one <model>, found {len(models)}")
+    inner = ScopeContext(path, document.version, context.directories, context.include_stack + (path.resolve(),))
+    pose_element = element.find("pose")
+    static_text = child_text(element, "static")
+    scope = build_model(
+        models[0], inner,
+        name=child_text(element, "name"),
+        pose=parse_pose(pose_element) if pose_element is not None else None,
+        static=None if static_text is None else static_text.lower() in ("true", "1"),
+        placement_frame=child_text(element, "placement_frame"),
+    )
+    merge = element.get("merge", "false").strip().lower() in ("true", "1")
+    if not merge:
+        return [Decl("model", scope.name, scope.pose, scope.relative_to, where(element), element,
+                     context.version, scope=scope)]
+    if in_world:
+        raise InputError(where(element), "merge='true' includes are only allowed inside a <model>")
+    return _merged(scope, element)
+
+
+def _merged(scope: Scope, element: etree._Element) -> list[Decl]:
+    if scope.placement_frame:
+        raise UnsupportedFeature(f"{where(element)}: placement_frame on a merged include is not supported")
+    proxy = f"_merged__{scope.name}__model__"
+    canonical = scope.canonical_link or next((d.name for d in scope.decls if d.kind == "link"), "")
+    if not canonical:
+        raise InputError(where(element), f"merged model '{scope.name}' has no link to attach its model frame to")
+    frame = Decl("frame", proxy, scope.pose, scope.relative_to, where(element), element, scope.version,
+                 attached_to=canonical)
+    decls = [frame]
+    for d in scope.decls:
+        def alias(name: str) -> str:
+            return proxy if name == "__model__" else name
+        relative_to, attached_to = alias(d.relative_to), alias(d.attached_to)
+        if d.kind in ("link", "model") and not relative_to:
+            relative_to = proxy
+        if d.kind == "frame" and not attached_to:
+            attached_to = proxy
+        decls.append(replace(d, relative_to=relative_to, attached_to=attached_to, parent=alias(d.parent),
+                             child=alias(d.child), model_alias=proxy))
+    return decls
+
+
+def _check_unique(decls: list[Decl], element: etree._Element, context: ScopeContext) -> None:
+    seen: dict[str, Decl] = {}
+    for d in decls:
+        if d.name.startswith("__") and d.name.endswith("__"):
+            raise InputError(d.where, f"the name '{d.name}' is reserved (names may not start and end with '__')")
+        if "::" in d.name and context.version >= (1, 8):
+            raise InputError(d.where, f"the name '{d.name}' contains '::', which separates scopes")
+        previous = seen.get(d.name)
+        if previous is not None and (previous.kind == d.kind or context.version >= (1, 7)):
+            raise InputError(d.where, f"{d.kind} name '{d.name}' is already used by the {previous.kind} at {previous.where}",
+                             "sibling links, joints, frames and models need unique names")
+        seen[d.name] = d
