@@ -14,17 +14,20 @@ _ORIGIN = (0.0, 0.0, 0.0)
 _IDENTITY = (1.0, 0.0, 0.0, 0.0)  # (w, x, y, z)
 
 
-def _side(n: int) -> tuple:
-    return (
-        relationship(
-            BASE, f"physics:body{n}", page="PhysicsJoint.md",
-            if_absent=(
-                f"Side {n} is the world. Every consumer reads the first target only and resolves it "
-                "to the nearest enclosing enabled rigid body; the local frame of a world side is a "
-                "world-space frame. OpenUSD's parser makes a joint whose target prim is missing a "
-                "world joint too (and that joint may become an articulation root)."
-            ),
+def _body(n: int):
+    return relationship(
+        BASE, f"physics:body{n}", page="PhysicsJoint.md",
+        if_absent=(
+            f"Side {n} is the world. Every consumer reads the first target only and resolves it "
+            "to the nearest enclosing enabled rigid body; the local frame of a world side is a "
+            "world-space frame. OpenUSD's parser makes a joint whose target prim is missing a "
+            "world joint too (and that joint may become an articulation root)."
         ),
+    )
+
+
+def _frame(n: int) -> tuple:
+    return (
         attribute(
             BASE, f"physics:localPos{n}", "point3f", "length",
             ovphysx=_ORIGIN, usdphysics=_ORIGIN, page="PhysicsJoint.md",
@@ -47,8 +50,10 @@ def _side(n: int) -> tuple:
 
 
 BASE_COLUMNS = (
-    *_side(0),
-    *_side(1),
+    _body(0),
+    _body(1),
+    *_frame(0),
+    *_frame(1),
     attribute(
         BASE, "physics:jointEnabled", "bool", "none",
         ovphysx=True, usdphysics=True, page="PhysicsJoint.md",
