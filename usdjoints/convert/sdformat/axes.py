@@ -1,8 +1,10 @@
 """``//joint/axis`` and ``//joint/axis2``: direction, limits, dynamics and mimic, as written.
 
-Defaults follow the file's version: SDFormat up to 1.9 writes "no limit" as +-1e16 and "no
-effort/velocity limit" as -1; 1.10+ use infinities. Negative effort and velocity mean unlimited
-in every version, so both become ``inf`` here.
+A value the file does not write is ``None`` (the spec default applies, see ``SDFORMAT_DEFAULTS``).
+SDFormat up to 1.9 spells "no position limit" +-1e16 and "no effort/velocity limit" -1, 1.10+
+spells both as infinities: a written bound of magnitude >= 1e16 and a negative effort or
+velocity become ``+-inf`` here, whatever the version. The direction is always resolved, since
+``expressed_in`` and ``use_parent_model_frame`` make it depend on other frames.
 """
 from __future__ import annotations
 
@@ -21,13 +23,16 @@ from .scope import Decl
 
 @dataclass(frozen=True)
 class Mimic:
-    """follower = multiplier * (leader - reference) + offset; ``axis`` is 0 (axis) or 1 (axis2)."""
+    """follower = multiplier * (leader - reference) + offset; ``axis`` is 0 (axis) or 1 (axis2).
+
+    None = not written (the spec's defaults are 1, 0 and 0).
+    """
 
     joint: str
     axis: int
-    multiplier: float
-    offset: float
-    reference: float
+    multiplier: float | None
+    offset: float | None
+    reference: float | None
     where: str
 
 
@@ -35,22 +40,21 @@ class Mimic:
 class SdfAxis:
     """One joint axis. ``xyz`` is the unit direction in the joint's scope frame (model frame).
 
-    Limits are [rad] or [m], effort [N·m] or [N], velocity [rad/s] or [m/s]; a missing limit is
-    ``+-inf``. ``stiffness``/``dissipation`` are the limit's spring-damper; damping [N·m·s/rad],
+    Limits are [rad] or [m], effort [N·m] or [N], velocity [rad/s] or [m/s]; None = not written. ``stiffness``/``dissipation`` are the limit's spring-damper; damping [N·m·s/rad],
     friction [N·m], spring_reference [rad], spring_stiffness [N·m/rad].
     """
 
     xyz: tuple[float, float, float]
-    lower: float
-    upper: float
-    effort: float
-    velocity: float
-    limit_stiffness: float
-    limit_dissipation: float
-    damping: float
-    friction: float
-    spring_reference: float
-    spring_stiffness: float
+    lower: float | None
+    upper: float | None
+    effort: float | None
+    velocity: float | None
+    limit_stiffness: float | None
+    limit_dissipation: float | None
+    damping: float | None
+    friction: float | None
+    spring_reference: float | None
+    spring_stiffness: float | None
     mimic: Mimic | None
     where: str
 
@@ -66,16 +70,16 @@ def read_axis(graph: FrameGraph, joint: Decl, tag: str) -> SdfAxis | None:
         return None
     return SdfAxis(
         xyz=_direction(graph, joint, element, default=(0.0, 0.0, 1.0) if tag == "axis" else (0.0, 1.0, 0.0)),
-        lower=_limit_value(element, "lower", -math.inf),
-        upper=_limit_value(element, "upper", math.inf),
-        effort=_unlimited_if_negative(_limit_value(element, "effort", math.inf)),
-        velocity=_unlimited_if_negative(_limit_value(element, "velocity", math.inf)),
-        limit_stiffness=_limit_value(element, "stiffness", 1e8),
-        limit_dissipation=_limit_value(element, "dissipation", 1.0),
-        damping=_number(element, "dynamics/damping", 0.0),
-        friction=_number(element, "dynamics/friction", 0.0),
-        spring_reference=_number(element, "dynamics/spring_reference", 0.0),
-        spring_stiffness=_number(element, "dynamics/spring_stiffness", 0.0),
+        lower=_limit_value(element, "lower"),
+        upper=_limit_value(element, "upper"),
+        effort=_unlimited_if_negative(_limit_value(element, "effort")),
+        velocity=_unlimited_if_negative(_limit_value(element, "velocity")),
+        limit_stiffness=_limit_value(element, "stiffness"),
+        limit_dissipation=_limit_value(element, "dissipation"),
+        damping=_number(element, "dynamics/damping", None),
+        friction=_number(element, "dynamics/friction", None),
+        spring_reference=_number(element, "dynamics/spring_reference", None),
+        spring_stiffness=_number(element, "dynamics/spring_stiffness", None),
         mimic=_mimic(element),
         where=where(element),
     )
@@ -100,19 +104,19 @@ def _direction(graph: FrameGraph, joint: Decl, axis: etree._Element, default) ->
     return d
 
 
-def _limit_value(axis: etree._Element, tag: str, default: float) -> float:
+def _limit_value(axis: etree._Element, tag: str) -> float | None:
     limit = axis.find("limit")
-    value = _number(limit, tag, default) if limit is not None else default
-    if tag in ("lower", "upper") and abs(value) >= _UNBOUNDED_BELOW_1_10:
+    value = _number(limit, tag, None) if limit is not None else None
+    if value is not None and tag in ("lower", "upper") and abs(value) >= _UNBOUNDED_BELOW_1_10:
         return math.copysign(math.inf, value)
     return value
 
 
-def _unlimited_if_negative(value: float) -> float:
-    return math.inf if value < 0 else value
+def _unlimited_if_negative(value: float | None) -> float | None:
+    return math.inf if value is not None and value < 0 else value
 
 
-def _number(element: etree._Element, path: str, default: float) -> float:
+def _number(element: etree._Element, path: str, default: float | None) -> float | None:
     text = child_text(element, path)
     if text is None:
         return default
@@ -132,5 +136,5 @@ def _mimic(axis: etree._Element) -> Mimic | None:
     axis_name = element.get("axis", "axis")
     if axis_name not in ("axis", "axis2"):
         raise InputError(where(element), f"<mimic axis='{axis_name}'> must be 'axis' or 'axis2'")
-    return Mimic(leader, 0 if axis_name == "axis" else 1, _number(element, "multiplier", 1.0),
-                 _number(element, "offset", 0.0), _number(element, "reference", 0.0), where(element))
+    return Mimic(leader, 0 if axis_name == "axis" else 1, _number(element, "multiplier", None),
+                 _number(element, "offset", None), _number(element, "reference", None), where(element))

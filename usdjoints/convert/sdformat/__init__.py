@@ -1,0 +1,27 @@
+"""SDFormat (1.4 to 1.11) reader: a ``.sdf`` file -> :class:`usdjoints.convert.ir.RobotIR`.
+
+Stages: parse.py (lxml, version) -> scope.py (declarations, includes expanded by includes.py)
+-> frames.py (the relative_to and attached_to graphs) -> links.py / joints.py / axes.py ->
+robot.py (one RobotIR).
+"""
+from __future__ import annotations
+
+import os
+from typing import Sequence
+
+from ..ir import RobotIR
+from .document import resolve_document
+from .robot import SDFORMAT_DEFAULTS, build_robot
+
+__all__ = ["read_sdformat", "SDFORMAT_DEFAULTS"]
+
+
+def read_sdformat(path: str | os.PathLike, *, resource_paths: Sequence[str | os.PathLike] | None = None) -> RobotIR:
+    """Read ``path`` into a RobotIR; ``resource_paths`` are searched for includes and meshes first.
+
+    Raises :class:`usdjoints.errors.InputError` (``file:line``) for malformed input: bad XML, an
+    unknown version, a missing include, a dangling or cyclic frame reference, a joint to itself.
+    Everything the IR cannot carry is listed in ``RobotIR.notes``.
+    """
+    paths = tuple(resource_paths or ())
+    return build_robot(resolve_document(path, paths), paths)

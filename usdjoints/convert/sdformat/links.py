@@ -1,0 +1,176 @@
+"""``<link>`` -> :class:`usdjoints.convert.ir.Link`: inertial, visuals, collisions, flags, extras.
+
+What RobotIR has no place for is kept in ``Link.custom_data`` under ``sdformat:`` keys
+(kinematic, gravity, static, sensors, plugins, limits of ellipsoids...) and reported as a note,
+never dropped silently.
+"""
+from __future__ import annotations
+
+from lxml import etree
+
+from usdjoints.errors import InputError
+
+from .. import ir
+from ..report import EntryKind, ReportEntry
+from .frames import FrameGraph
+from .parse import child_bool, child_text
+from .pose import Pose, parse_floats, parse_pose, where
+from .scope import Decl
+
+#: Geometry kinds RobotIR cannot carry; each is reported where it appears.
+UNSUPPORTED_GEOMETRY = ("heightmap", "polyline", "ellipsoid", "cone", "image")
+
+
+def to_ir_pose(pose: Pose) -> ir.Pose:
+    return ir.Pose(tuple(pose.position), tuple(pose.orientation))
+
+
+def source(element: etree._Element) -> ir.SourceRef:
+    return ir.SourceRef(element.getroottree().docinfo.URL, element.sourceline)
+
+
+def source_of(where_text: str) -> ir.SourceRef:
+    """A ``file:line`` string (as :func:`pose.where` makes) -> :class:`ir.SourceRef`."""
+    file, _, line = where_text.rpartition(":")
+    return ir.SourceRef(file, int(line)) if line.isdigit() else ir.SourceRef(where_text)
+
+
+def read_link(graph: FrameGraph, d: Decl, name: str, X_root_scope: Pose, static: bool,
+              locate_mesh) -> tuple[ir.Link, list[ReportEntry]]:
+    """Link ``d`` of ``graph`` named ``name`` in the robot; ``X_root_scope`` places its scope.
+
+    ``locate_mesh(uri, element)`` returns an :class:`ir.MeshRef`.
+    """
+    notes: list[ReportEntry] = []
+    element = d.element
+    X_scope_link = graph.pose(d.name)
+    custom: dict[str, object] = {}
+    if static:
+        custom["sdformat:static"] = True
+        notes.append(ReportEntry(EntryKind.WARNING, d.where, f"link {name}",
+                                 "belongs to a static model: written as a kinematic body"))
+    if child_bool(element, "kinematic", False):
+        custom["sdformat:kinematic"] = True
+    if not child_bool(element, "gravity", True):
+        custom["sdformat:gravity"] = False
+    for sensor in element.findall("sensor"):
+        custom.setdefault("sdformat:sensors", []).append(
+            {"name": sensor.get("name", ""), "type": sensor.get("type", ""), "xml": etree.tostring(sensor, encoding="unicode")})
+        notes.append(ReportEntry(EntryKind.DROPPED, where(sensor), f"link {name}",
+                                 f"sensor '{sensor.get('name', '')}' ({sensor.get('type', '')}) kept as custom data only"))
+    for tag in ("plugin", "light", "projector", "audio_source", "audio_sink", "particle_emitter", "battery"):
+        for extra in element.findall(tag):
+            custom.setdefault(f"sdformat:{tag}s", []).append(etree.tostring(extra, encoding="unicode"))
+            notes.append(ReportEntry(EntryKind.DROPPED, where(extra), f"link {name}",
+                                     f"<{tag}> kept as custom data only"))
+
+    def origin(child: etree._Element) -> ir.Pose | None:
+        """A visual/collision pose in the link frame; its relative_to names a frame of the model."""
+        pose_element = child.find("pose")
+        if pose_element is None:
+            return None
+        pose, relative_to = parse_pose(pose_element)
+        if not relative_to:
+            return to_ir_pose(pose)
+        if relative_to == "__model__":
+            relative_to = d.model_alias
+        if not graph.exists(relative_to):
+            raise InputError(where(pose_element), f"relative_to '{relative_to}' names no frame of the model")
+        return to_ir_pose(X_scope_link.inverse().compose(graph.pose(relative_to)).compose(pose))
+
+    visuals, collisions = [], []
+    for visual in element.findall("visual"):
+        geometry = _geometry(visual, name, locate_mesh, notes)
+        visuals.append(ir.Visual(visual.get("name"), origin(visual), geometry, _material(visual), source(visual)))
+    for collision in element.findall("collision"):
+        geometry = _geometry(collision, name, locate_mesh, notes)
+        collisions.append(ir.Collision(collision.get("name"), origin(collision), geometry, source(collision)))
+    link = ir.Link(name, _inertial(element, name, notes, origin), tuple(visuals), tuple(collisions), source(element),
+                   pose=to_ir_pose(X_root_scope.compose(X_scope_link)), custom_data=custom)
+    return link, notes
+
+
+def _inertial(link: etree._Element, name: str, notes: list[ReportEntry], origin) -> ir.Inertial | None:
+    element = link.find("inertial")
+    if element is None:
+        return None
+    if element.get("auto", "false").strip().lower() in ("true", "1"):
+        notes.append(ReportEntry(EntryKind.WARNING, where(element), f"link {name}",
+                                 "inertial auto='true' is not computed from collisions; the written or default values are used"))
+    mass_text = child_text(element, "mass")
+    inertia = None
+    inertia_element = element.find("inertia")
+    if inertia_element is not None:
+        values = {}
+        for tag, default in (("ixx", 1.0), ("iyy", 1.0), ("izz", 1.0), ("ixy", 0.0), ("ixz", 0.0), ("iyz", 0.0)):
+            text = child_text(inertia_element, tag)
+            values[tag] = default if text is None else _float(text, inertia_element.find(tag))
+        inertia = ir.Inertia(**values)
+    for extra in ("fluid_added_mass",):
+        if element.find(extra) is not None:
+            notes.append(ReportEntry(EntryKind.DROPPED, where(element.find(extra)), f"link {name}",
+                                     f"<{extra}> has no UsdPhysics equivalent"))
+    mass = None if mass_text is None else _float(mass_text, element.find("mass"))
+    return ir.Inertial(mass, origin(element), inertia, source(element))
+
+
+def _float(text: str, element: etree._Element) -> float:
+    try:
+        return float(text)
+    except ValueError as e:
+        raise InputError(where(element), f"<{element.tag}> holds '{text}', which is not a number") from e
+
+
+def _geometry(parent: etree._Element, link: str, locate_mesh, notes: list[ReportEntry]) -> ir.Geometry | None:
+    geometry = parent.find("geometry")
+    shape = None if geometry is None else next((c for c in geometry if isinstance(c.tag, str)), None)
+    if shape is None:
+        notes.append(ReportEntry(EntryKind.DROPPED, where(parent), f"link {link}",
+                                 f"{parent.tag} '{parent.get('name', '')}' has no geometry"))
+        return None
+    tag = shape.tag
+    if tag == "box":
+        size = shape.find("size")
+        return ir.Box(None if size is None else parse_floats(size, 3))
+    if tag == "sphere":
+        return ir.Sphere(_optional(shape, "radius"))
+    if tag == "cylinder":
+        return ir.Cylinder(_optional(shape, "radius"), _optional(shape, "length"))
+    if tag == "capsule":
+        return ir.Capsule(_optional(shape, "radius"), _optional(shape, "length"))
+    if tag == "plane":
+        normal, size = shape.find("normal"), shape.find("size")
+        return ir.Plane(None if normal is None else parse_floats(normal, 3),
+                        None if size is None else parse_floats(size, 2))
+    if tag == "mesh":
+        uri = child_text(shape, "uri")
+        if uri is None:
+            raise InputError(where(shape), "<mesh> has no <uri>")
+        scale = shape.find("scale")
+        if shape.find("submesh") is not None:
+            notes.append(ReportEntry(EntryKind.WARNING, where(shape), f"link {link}",
+                                     "<submesh> selection is not applied: the whole mesh file is referenced"))
+        return locate_mesh(uri, shape, None if scale is None else parse_floats(scale, 3))
+    kept = "" if tag not in UNSUPPORTED_GEOMETRY else " (no RobotIR shape for it yet)"
+    notes.append(ReportEntry(EntryKind.DROPPED, where(shape), f"link {link}",
+                             f"{parent.tag} '{parent.get('name', '')}': <{tag}> geometry is not converted{kept}"))
+    return None
+
+
+def _optional(shape: etree._Element, tag: str) -> float | None:
+    text = child_text(shape, tag)
+    return None if text is None else _float(text, shape.find(tag))
+
+
+def _material(visual: etree._Element) -> ir.Material | None:
+    material = visual.find("material")
+    if material is None:
+        return None
+    diffuse = material.find("diffuse")
+    if diffuse is None:
+        return ir.Material(None, source=source(material))
+    values = parse_floats(diffuse, None)
+    if len(values) not in (3, 4):
+        raise InputError(where(diffuse), "<diffuse> needs 3 or 4 numbers")
+    rgba = tuple(values) + ((1.0,) if len(values) == 3 else ())
+    return ir.Material(None, rgba=rgba, source=source(material))

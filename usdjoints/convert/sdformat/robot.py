@@ -1,0 +1,138 @@
+"""A resolved SDFormat document -> one :class:`usdjoints.convert.ir.RobotIR`.
+
+A file with one ``<model>`` gives a robot named after it; ``RobotIR.pose`` is the model's pose
+and ``Link.pose`` is in the model frame. A ``<world>`` gives one robot named after the world
+holding every model (RobotIR.pose is identity, ``Link.pose`` in the world frame); world-level
+joints connect them. Nested and world models scope their element names with ``::``
+(``arm::gripper::finger``), as SDFormat does; the writer sanitises prim names.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from lxml import etree
+
+from usdjoints.errors import InputError
+
+from .. import ir
+from ..report import EntryKind, ReportEntry
+from ..resolve import ResourceLocator
+from .document import ResolvedDocument, top_model_pose
+from .frames import FrameGraph
+from .joints import read_joint
+from .links import read_link, source, to_ir_pose
+from .pose import IDENTITY, Pose
+
+SDFORMAT_DEFAULTS = ir.SpecDefaults(
+    format="sdformat",
+    axis=(0.0, 0.0, 1.0),
+    mass=1.0,
+    inertia=ir.Inertia(1.0, 1.0, 1.0),
+    lower=-math.inf,
+    upper=math.inf,
+    effort=None,
+    velocity=None,
+    damping=0.0,
+    friction=0.0,
+    mimic_multiplier=1.0,
+    mimic_offset=0.0,
+)
+
+
+def build_robot(resolved: ResolvedDocument, resource_paths=()) -> ir.RobotIR:
+    """Every model of ``resolved`` flattened into one RobotIR (see the module docstring)."""
+    if len(resolved.graphs) > 1:
+        raise InputError(str(resolved.path), f"the file holds {len(resolved.graphs)} worlds; convert one world per file")
+    graph = resolved.graphs[0]
+    builder = _Builder(tuple(str(p) for p in resource_paths or ()))
+    if graph.scope.kind == "model":
+        builder.model(graph, "", IDENTITY, graph.scope.static)
+        robot_pose = to_ir_pose(top_model_pose(graph))
+    else:
+        builder.world(graph)
+        robot_pose = ir.IDENTITY
+        for note in graph.scope.unsupported:
+            where, _, message = note.partition(": ")
+            builder.notes.append(ReportEntry(EntryKind.DROPPED, where, "world", message))
+    uses_world = any(j.parent == "world" for j in builder.joints)
+    return ir.RobotIR(
+        name=graph.scope.name,
+        links=tuple(builder.links),
+        joints=tuple(builder.joints),
+        source=source(graph.scope.element),
+        defaults=SDFORMAT_DEFAULTS,
+        world_link="world" if uses_world else None,
+        pose=robot_pose,
+        frames=tuple(builder.frames),
+        notes=tuple(builder.notes),
+    )
+
+
+class _Builder:
+    """Collects links, joints and frames while walking the scopes, parents before nested models."""
+
+    def __init__(self, resource_paths: tuple[str, ...]):
+        self.resource_paths = resource_paths
+        self.links: list[ir.Link] = []
+        self.joints: list[ir.Joint] = []
+        self.frames: list[ir.Frame] = []
+        self.notes: list[ReportEntry] = []
+        self.link_poses: dict[str, Pose] = {"world": IDENTITY}
+        self._pending: list = []
+
+    def world(self, graph: FrameGraph) -> None:
+        for d in graph.scope.decls:
+            if d.kind == "model":
+                self._links(graph.nested(d.name), f"{d.name}::", graph.pose(d.name), d.scope.static)
+        for d in graph.scope.decls:
+            if d.kind == "model":
+                self._rest(graph.nested(d.name), f"{d.name}::", graph.pose(d.name))
+        self._rest(graph, "", IDENTITY)
+
+    def model(self, graph: FrameGraph, prefix: str, X_root_scope: Pose, static: bool) -> None:
+        self._links(graph, prefix, X_root_scope, static)
+        self._rest(graph, prefix, X_root_scope)
+
+    def _links(self, graph: FrameGraph, prefix: str, X_root_scope: Pose, static: bool) -> None:
+        """Links first, everywhere, so joints can look up any link's pose."""
+        for d in graph.scope.decls:
+            if d.kind == "link":
+                link, notes = read_link(graph, d, prefix + d.name, X_root_scope, static, self._mesh_locator(d))
+                self.links.append(link)
+                self.notes.extend(notes)
+                self.link_poses[link.name] = X_root_scope.compose(graph.pose(d.name))
+            elif d.kind == "model":
+                self._links(graph.nested(d.name), f"{prefix}{d.name}::", X_root_scope.compose(graph.pose(d.name)),
+                            static or d.scope.static)
+        for extra in graph.scope.element.findall("plugin"):
+            self.notes.append(ReportEntry(EntryKind.DROPPED, f"{extra.getroottree().docinfo.URL}:{extra.sourceline}",
+                                          f"{graph.scope.kind} {graph.scope.name}",
+                                          f"plugin '{extra.get('name', '')}' is not converted"))
+
+    def _rest(self, graph: FrameGraph, prefix: str, X_root_scope: Pose) -> None:
+        for d in graph.scope.decls:
+            if d.kind == "joint":
+                joint, notes = read_joint(graph, d, prefix + d.name, prefix, X_root_scope, self.link_poses.__getitem__)
+                self.joints.append(joint)
+                self.notes.extend(notes)
+            elif d.kind == "frame":
+                body = graph.body(d.name)
+                attached = "world" if body == "world" else prefix + body
+                X_root_frame = X_root_scope.compose(graph.pose(d.name))
+                pose = self.link_poses[attached].inverse().compose(X_root_frame)
+                self.frames.append(ir.Frame(prefix + d.name, attached, to_ir_pose(pose), source(d.element)))
+            elif d.kind == "model" and graph.scope.kind == "model":
+                self._rest(graph.nested(d.name), f"{prefix}{d.name}::", X_root_scope.compose(graph.pose(d.name)))
+
+    def _mesh_locator(self, d):
+        base = Path(d.element.getroottree().docinfo.URL).resolve().parent
+        locator = ResourceLocator(str(base), {}, self.resource_paths)
+
+        def locate(uri: str, element: etree._Element, scale):
+            found = locator.resolve(uri)
+            if found.path is None:
+                self.notes.append(ReportEntry(EntryKind.WARNING, f"{element.getroottree().docinfo.URL}:{element.sourceline}",
+                                              "mesh", f"mesh '{uri}' was not found (searched {len(found.searched)} places)"))
+            return ir.MeshRef(uri, found.path, scale, found.searched)
+        return locate
