@@ -81,3 +81,13 @@ class ConversionReport:
                 for e in self.entries
             ],
         }
+
+
+class Notes:
+    """Collects report entries while a conversion runs (the one mutable piece; frozen into the report)."""
+
+    def __init__(self, entries=()):
+        self.entries: list[ReportEntry] = list(entries)
+
+    def add(self, kind: EntryKind, where: str, element: str, message: str) -> None:
+        self.entries.append(ReportEntry(kind, where, element, message))

@@ -56,6 +56,9 @@ def build_robot(resolved: ResolvedDocument, resource_paths=()) -> ir.RobotIR:
             where, _, message = note.partition(": ")
             builder.notes.append(ReportEntry(EntryKind.DROPPED, where, "world", message))
     uses_world = any(j.parent == "world" for j in builder.joints)
+    if uses_world:
+        # the implicit world frame stands in as RobotIR.world_link, never written as a body
+        builder.links.insert(0, ir.Link("world", None, (), (), source(graph.scope.element)))
     return ir.RobotIR(
         name=graph.scope.name,
         links=tuple(builder.links),

@@ -1,0 +1,73 @@
+"""Public entry points: a robot description file in, a UsdPhysics layer and a ConversionReport out."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from ..errors import InputError, UsageError
+from .ir import RobotIR
+from .report import ConversionReport
+
+URDF_EXTENSIONS = (".urdf",)
+SDFORMAT_EXTENSIONS = (".sdf", ".world")
+
+
+def read_robot(input_path: str | os.PathLike, *, packages: Mapping[str, str] | None = None,
+               resource_paths: Sequence[str] | None = None) -> RobotIR:
+    """Reads a .urdf, .sdf or .world file into a RobotIR, choosing the reader by extension."""
+    path = str(input_path)
+    if not os.path.isfile(path):
+        raise InputError(path, "no such file", "check the path")
+    suffix = Path(path).suffix.lower()
+    if suffix in URDF_EXTENSIONS:
+        from .urdf import read_urdf
+
+        return read_urdf(path, packages=packages, resource_paths=resource_paths)
+    if suffix in SDFORMAT_EXTENSIONS:
+        from .sdformat import read_sdformat  # imported lazily: the SDFormat reader is its own module
+
+        return read_sdformat(path, resource_paths=list(resource_paths or ()))
+    raise UsageError(f"{path}: unknown input kind {suffix!r}; expected .urdf, .sdf or .world")
+
+
+def convert_file(input_path: str | os.PathLike, output_path: str | os.PathLike, *,
+                 packages: Mapping[str, str] | None = None, resource_paths: Sequence[str] | None = None,
+                 floating_base: bool | None = None) -> ConversionReport:
+    """Converts a URDF or SDFormat file into a UsdPhysics layer at ``output_path`` (.usda/.usdc/.usd).
+
+    ``packages`` maps ``package://`` names to directories; ``resource_paths`` are extra search
+    directories; ``floating_base`` overrides the base found in the file (None: keep it). The layer
+    is written to a temporary file and renamed, so a failed conversion leaves nothing behind.
+    Raises :class:`InputError` (file:line) for invalid input.
+    """
+    from .usd_writer import write_usd
+
+    robot = read_robot(input_path, packages=packages, resource_paths=resource_paths)
+    return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path))
+
+
+def convert_urdf(input_path: str | os.PathLike, output_path: str | os.PathLike, *,
+                 packages: Mapping[str, str] | None = None, resource_paths: Sequence[str] | None = None,
+                 floating_base: bool | None = None) -> ConversionReport:
+    """:func:`convert_file` for a URDF file, whatever its extension."""
+    from .urdf import read_urdf
+    from .usd_writer import write_usd
+
+    if not os.path.isfile(str(input_path)):
+        raise InputError(str(input_path), "no such file", "check the path")
+    robot = read_urdf(input_path, packages=packages, resource_paths=resource_paths)
+    return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path))
+
+
+def convert_sdformat(input_path: str | os.PathLike, output_path: str | os.PathLike, *,
+                     resource_paths: Sequence[str] | None = None,
+                     floating_base: bool | None = None) -> ConversionReport:
+    """:func:`convert_file` for an SDFormat file."""
+    from .sdformat import read_sdformat
+    from .usd_writer import write_usd
+
+    if not os.path.isfile(str(input_path)):
+        raise InputError(str(input_path), "no such file", "check the path")
+    robot = read_sdformat(str(input_path), resource_paths=list(resource_paths or ()))
+    return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path))

@@ -1,0 +1,272 @@
+"""RobotIR -> USD layer: the one writer both converters share, with an explicit authoring policy.
+
+Layout of the written stage (metersPerUnit 1, kilogramsPerUnit 1, upAxis Z)::
+
+    /<robot>                 Xform, defaultPrim, at the model pose; ArticulationRootAPI if fixed base
+        /<link>              Xform + PhysicsRigidBodyAPI + PhysicsMassAPI, at its pose at q = 0
+            /visual_<n>      gprims placed by their origin in the link frame
+            /collision_<n>   gprims with PhysicsCollisionAPI (purpose guide)
+        /joints/<joint>      UsdPhysics joints (see usd_writer_joints for their policy)
+        /Looks/<material>    UsdShade materials
+    /PhysicsScene            gravity -Z 9.81 m/s² (outside the default prim, so references skip it)
+
+Rigid bodies are flat siblings (never nested), so each keeps its own world pose and a consumer
+never has to undo a parent body's motion. Base policy: the robot is fixed-base when a joint
+connects it to the world link (a ``world`` root in URDF); otherwise floating. ``floating_base``
+overrides: True drops fixed/floating joints to the world, False welds a floating root to the
+world with a fixed joint ``world_weld``. The articulation root is the robot prim for a fixed base
+(the world joint is then inside it) and the root link for a floating base.
+
+A link without mass (no ``<inertial>``, or mass 0) is written with mass 1e-3 kg and inertia
+1e-6 kg·m² on each principal axis: consumers otherwise substitute 1 kg or derive mass from the
+colliders at 1000 kg/m³, either of which would add a real load where the source has none.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
+
+from ..errors import UsageError
+from .ir import IDENTITY, Joint, JointType, Link, Pose, RobotIR
+from .mass import inertia_matrix, principal_axes, quat_to_matrix
+from .meshes import MeshCache
+from .names import unique_child_name
+from .report import ConversionReport, EntryKind, Notes
+from .topology import Tree, build_tree
+from .usd_writer_geometry import MaterialLibrary, write_shape
+from .usd_writer_joints import JointPlacement, write_joint
+
+MASSLESS_MASS = 1e-3  # [kg]
+MASSLESS_INERTIA = 1e-6  # [kg·m²]
+WELD_NAME = "world_weld"
+USD_EXTENSIONS = (".usda", ".usdc", ".usd")
+
+
+@dataclass(frozen=True, slots=True)
+class BasePlan:
+    fixed_base: bool
+    skipped_joints: frozenset[str]  # world joints not written (floating joints, welds dropped by request)
+    weld_root: str | None  # link to weld to the world with a new fixed joint
+    free_roots: tuple[str, ...]  # links with no written parent joint
+
+
+def plan_base(robot: RobotIR, tree: Tree, floating_base: bool | None, notes: Notes) -> BasePlan:
+    world = robot.world_link if tree.root == robot.world_link else None
+    skipped = {j.name for j in robot.joints if j.type is JointType.FLOATING}
+    weld_root = None
+    if world is None:
+        fixed = floating_base is False
+        weld_root = tree.root if fixed else None
+        if fixed:
+            notes.add(EntryKind.CHOICE, str(robot.source), f"link {tree.root!r}",
+                      "welded to the world (fixed base requested)")
+    else:
+        world_joints = [j for j in tree.order if j.parent == world]
+        if floating_base:
+            for joint in world_joints:
+                if joint.type is JointType.FIXED:
+                    skipped.add(joint.name)
+                    notes.add(EntryKind.DROPPED, str(joint.source), f"joint {joint.name!r}",
+                              "weld to the world not written (floating base requested)")
+        fixed = any(j.name not in skipped for j in world_joints)
+    free = [tree.root] if world is None and not fixed else []
+    free += [j.child for j in tree.order if j.name in skipped]
+    for joint in tree.order:
+        if joint.type is JointType.FLOATING and joint.parent != world:
+            notes.add(EntryKind.WARNING, str(joint.source), f"joint {joint.name!r}",
+                      "a floating joint inside the tree: its child becomes a free body")
+    return BasePlan(fixed, frozenset(skipped), weld_root, tuple(free))
+
+
+def link_poses(robot: RobotIR, tree: Tree) -> dict[str, Pose]:
+    """Each link frame in the model frame at q = 0 (stated poses win over forward kinematics)."""
+    stated = {link.name: link.pose for link in robot.links if link.pose is not None}
+    root_pose = (robot.pose.inverse() if robot.pose else IDENTITY) if tree.root == robot.world_link else IDENTITY
+    poses = {tree.root: stated.get(tree.root, root_pose)}
+    for joint in tree.order:
+        if joint.child in stated:
+            poses[joint.child] = stated[joint.child]
+            continue
+        parent_to_joint = joint.pose_in_parent or IDENTITY
+        child_to_joint = joint.pose_in_child or IDENTITY
+        poses[joint.child] = poses[joint.parent].compose(parent_to_joint).compose(child_to_joint.inverse())
+    return poses
+
+
+def write_usd(robot: RobotIR, output_path: str | os.PathLike, *, floating_base: bool | None = None,
+              input_path: str | None = None) -> ConversionReport:
+    """Writes ``robot`` to ``output_path`` (.usda/.usdc/.usd) through a temporary file and a rename."""
+    output = str(output_path)
+    if not output.endswith(USD_EXTENSIONS):
+        raise UsageError(f"{output}: the output must end with one of {', '.join(USD_EXTENSIONS)}")
+    notes = Notes(robot.notes)
+    stage, report_fields = build_stage(robot, floating_base, notes)
+    _save(stage, output)
+    return ConversionReport(input_path=input_path or robot.source.file, output_path=output,
+                            robot_name=robot.name, entries=tuple(notes.entries), **report_fields)
+
+
+def build_stage(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tuple[Usd.Stage, dict]:
+    """Authors the robot into a new in-memory stage; returns it with the report's summary fields."""
+    tree = build_tree(robot)
+    plan = plan_base(robot, tree, floating_base, notes)
+    poses = link_poses(robot, tree)
+    stage = Usd.Stage.CreateInMemory()
+    UsdGeom.SetStageMetersPerUnit(stage, 1.0)
+    UsdPhysics.SetStageKilogramsPerUnit(stage, 1.0)
+    UsdGeom.SetStageUpAxis(stage, UsdGeom.Tokens.z)
+    robot_path = Sdf.Path.absoluteRootPath.AppendChild(unique_child_name(robot.name, {"PhysicsScene"}))
+    robot_prim = UsdGeom.Xform.Define(stage, robot_path)
+    _name_prim(robot_prim.GetPrim(), robot.name)
+    stage.SetDefaultPrim(robot_prim.GetPrim())
+    if robot.pose is not None:
+        _set_pose(robot_prim, robot.pose)
+    scene = UsdPhysics.Scene.Define(stage, "/PhysicsScene")
+    scene.CreateGravityDirectionAttr(Gf.Vec3f(0.0, 0.0, -1.0))
+    scene.CreateGravityMagnitudeAttr(9.81)
+
+    used: set[str] = set()
+    body_paths: dict[str, Sdf.Path] = {}
+    for link in robot.links:
+        if link.name == robot.world_link and tree.root == robot.world_link:
+            continue
+        body_paths[link.name] = robot_path.AppendChild(unique_child_name(link.name, used))
+    joints_path = robot_path.AppendChild(unique_child_name("joints", used))
+    looks = MaterialLibrary(stage, robot_path.AppendChild(unique_child_name("Looks", used)))
+    meshes = MeshCache()
+    for link in robot.links:
+        if link.name in body_paths:
+            _write_link(stage, body_paths[link.name], link, poses[link.name], robot, notes, meshes, looks)
+
+    UsdGeom.Scope.Define(stage, joints_path)
+    placements = _placements(robot, tree, plan, poses, body_paths, joints_path)
+    joint_paths = {p.joint.name: p.path for p in placements}
+    written = 0
+    for place in placements:
+        prim = write_joint(stage, place, robot, notes, joint_paths)
+        if prim is not None:
+            _name_prim(prim, place.joint.name)
+            written += 1
+
+    if plan.fixed_base:
+        root_prim = robot_prim.GetPrim()
+    else:
+        root_prim = stage.GetPrimAtPath(body_paths[plan.free_roots[0]])
+    UsdPhysics.ArticulationRootAPI.Apply(root_prim)
+    extra_roots = plan.free_roots[1:] if not plan.fixed_base else plan.free_roots
+    for link in extra_roots:
+        notes.add(EntryKind.WARNING, str(robot.link(link).source), f"link {link!r}",
+                  "a free body outside the articulation (its subtree is not part of it)")
+    return stage, {"fixed_base": plan.fixed_base, "articulation_root": str(root_prim.GetPath()),
+                   "body_count": len(body_paths), "joint_count": written}
+
+
+def _placements(robot, tree, plan, poses, body_paths, joints_path) -> list[JointPlacement]:
+    used: set[str] = set()
+    placements = []
+    if plan.weld_root is not None:
+        weld = Joint(WELD_NAME, JointType.FIXED, robot.world_link or "world", plan.weld_root, None, (),
+                     robot.source)
+        world_pose = (robot.pose or IDENTITY).compose(poses[plan.weld_root])
+        placements.append(JointPlacement(weld, joints_path.AppendChild(unique_child_name(WELD_NAME, used)),
+                                         None, body_paths[plan.weld_root], world_pose, IDENTITY))
+    for joint in tree.order:
+        if joint.name in plan.skipped_joints:
+            continue
+        body0 = body_paths.get(joint.parent)
+        placements.append(JointPlacement(
+            joint, joints_path.AppendChild(unique_child_name(joint.name, used)), body0,
+            body_paths[joint.child], joint.pose_in_parent or IDENTITY, joint.pose_in_child or IDENTITY))
+    return placements
+
+
+def _write_link(stage, path, link: Link, pose: Pose, robot: RobotIR, notes: Notes, meshes, looks) -> None:
+    xform = UsdGeom.Xform.Define(stage, path)
+    prim = xform.GetPrim()
+    _name_prim(prim, link.name)
+    _set_pose(xform, pose)
+    UsdPhysics.RigidBodyAPI.Apply(prim)
+    _write_mass(UsdPhysics.MassAPI.Apply(prim), link, robot, notes)
+    used: set[str] = set()
+    for kind, shapes in (("visual", link.visuals), ("collision", link.collisions)):
+        for index, shape in enumerate(shapes):
+            if shape.geometry is None:
+                continue
+            name = unique_child_name(f"{kind}_{shape.name}" if shape.name else f"{kind}_{index}", used)
+            gprim = write_shape(stage, path.AppendChild(name), shape.geometry, shape.origin or IDENTITY,
+                                collider=kind == "collision", meshes=meshes, notes=notes,
+                                where=str(shape.source), element=f"link {link.name!r} {kind} {index}")
+            if gprim is not None and kind == "visual" and shape.material is not None:
+                looks.bind(gprim, shape.material, notes, str(shape.source))
+    if link.custom_data:
+        for key, value in link.custom_data.items():
+            prim.SetCustomDataByKey(key, value)
+
+
+def _write_mass(mass_api: UsdPhysics.MassAPI, link: Link, robot: RobotIR, notes: Notes) -> None:
+    inertial = link.inertial
+    where = str(inertial.source if inertial else link.source)
+    mass = None if inertial is None else inertial.mass
+    if inertial is not None and mass is None:
+        notes.add(EntryKind.DEFAULT, where, f"link {link.name!r} mass",
+                  f"not written; the {robot.defaults.format} default {robot.defaults.mass} kg is used")
+        mass = robot.defaults.mass
+    if mass is None or mass <= 0.0:
+        why = "no <inertial>" if inertial is None else "mass 0"
+        notes.add(EntryKind.CHOICE, where, f"link {link.name!r} mass",
+                  f"{why}: written as {MASSLESS_MASS} kg, {MASSLESS_INERTIA} kg·m² per axis "
+                  "(consumers would otherwise substitute 1 kg or collider-based mass)")
+        mass_api.CreateMassAttr(MASSLESS_MASS)
+        mass_api.CreateCenterOfMassAttr(Gf.Vec3f(0.0, 0.0, 0.0))
+        mass_api.CreateDiagonalInertiaAttr(Gf.Vec3f(MASSLESS_INERTIA, MASSLESS_INERTIA, MASSLESS_INERTIA))
+        mass_api.CreatePrincipalAxesAttr(Gf.Quatf(1.0))
+        return
+    origin = inertial.origin or IDENTITY
+    inertia = inertial.inertia
+    if inertia is None:
+        notes.add(EntryKind.DEFAULT, where, f"link {link.name!r} inertia",
+                  f"not written; the {robot.defaults.format} default is used")
+        inertia = robot.defaults.inertia
+    # the tensor is given in the inertial frame; express its principal axes in the link frame
+    tensor_link = quat_to_matrix(origin.orientation) @ inertia_matrix(inertia) @ quat_to_matrix(origin.orientation).T
+    moments, axes = principal_axes(tensor_link)
+    if min(moments) < -1e-12 * max(1.0, max(moments)):
+        notes.add(EntryKind.WARNING, where, f"link {link.name!r} inertia",
+                  f"not positive semi-definite (principal moments {moments})")
+    if max(abs(m) for m in moments) == 0.0:
+        notes.add(EntryKind.WARNING, where, f"link {link.name!r} inertia",
+                  "all zero: UsdPhysics consumers then derive it from the colliders")
+    mass_api.CreateMassAttr(float(mass))
+    mass_api.CreateCenterOfMassAttr(Gf.Vec3f(*origin.position))
+    mass_api.CreateDiagonalInertiaAttr(Gf.Vec3f(*moments))
+    mass_api.CreatePrincipalAxesAttr(Gf.Quatf(float(axes[0]), Gf.Vec3f(*axes[1:])))
+
+
+def _set_pose(xformable: UsdGeom.Xformable, pose: Pose) -> None:
+    xformable.AddTranslateOp().Set(Gf.Vec3d(*pose.position))
+    xformable.AddOrientOp(UsdGeom.XformOp.PrecisionDouble).Set(Gf.Quatd(*pose.orientation))
+
+
+def _name_prim(prim: Usd.Prim, source_name: str) -> None:
+    if prim.GetName() != source_name:
+        prim.SetDisplayName(source_name)
+
+
+def _save(stage: Usd.Stage, output: str) -> None:
+    target = Path(output)
+    if not target.parent.is_dir():
+        raise UsageError(f"{output}: the output directory does not exist")
+    temporary = target.with_name(f".{target.stem}.{os.getpid()}.tmp{target.suffix}")
+    try:
+        if not stage.GetRootLayer().Export(str(temporary)):
+            raise UsageError(f"{output}: cannot write the USD layer")
+        os.replace(temporary, target)
+    finally:
+        if temporary.exists():
+            temporary.unlink()
+
+
+__all__ = ["write_usd", "build_stage", "link_poses", "plan_base", "BasePlan"]

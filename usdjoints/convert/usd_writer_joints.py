@@ -1,0 +1,281 @@
+"""Authors one IR joint as a UsdPhysics joint prim: frames, limits, drive, PhysX axis data, mimic.
+
+Authoring policy (why each value is what it is):
+
+* Frames: every joint is written with the token axis X and local rotations that turn X onto the
+  IR axis, so any direction and sign survives. ``localPos0/localRot0`` is the joint frame in body0
+  (the parent link), ``localPos1/localRot1`` the joint frame in body1 (the child link).
+* Limits are written in UsdPhysics units (angles [deg], lengths [m]). A continuous joint gets
+  -inf/+inf written explicitly, never 0/0 (which would lock it).
+* Every actuated axis gets a PhysicsDriveAPI (``angular`` or ``linear``; D6 axes by name) so the
+  stage can be driven without edits. Default gains: stiffness 0 (no position servo the source did
+  not ask for) and damping = effort / velocity limit, the velocity gain at which a velocity error
+  as large as the velocity limit asks for exactly the effort limit; the drive then tracks velocity
+  targets within the source's own envelope. Without both limits the damping is 0 (reported).
+  maxForce is the effort limit.
+* ``<dynamics>`` damping becomes PhysxJointAxisAPI viscousFrictionCoefficient (angular: per degree,
+  since PhysX multiplies it by 180/π), friction becomes both static and dynamic friction efforts;
+  the velocity limit becomes maxJointVelocity (angular: [deg/s]).
+* Mimic: PhysX enforces ``q_follower + gearing · q_reference + offset = 0``; the IR's
+  ``q = multiplier · q_reference + offset`` gives ``gearing = -multiplier`` and ``offset = -offset``
+  (an angle in [rad]: PhysX applies the offset untouched in its internal units).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from pxr import Gf, Sdf, Usd, UsdPhysics
+
+from ..units import angular_gain_per_rad_to_per_deg, rad_to_deg
+from .ir import Joint, JointAxis, JointType, Pose, Quat, RobotIR, quat_multiply
+from .mass import matrix_to_quat
+from .report import EntryKind, Notes
+
+_ANGULAR_TYPES = {JointType.REVOLUTE, JointType.CONTINUOUS}
+_LOCK = (1.0, -1.0)  # low > high locks a D6 axis
+
+
+@dataclass(frozen=True, slots=True)
+class JointPlacement:
+    """Where a joint goes: its prim path and the body prims it connects (``None`` = the world)."""
+
+    joint: Joint
+    path: Sdf.Path
+    body0: Sdf.Path | None
+    body1: Sdf.Path
+    pose0: Pose  # joint frame in body0 (or in the world when body0 is None)
+    pose1: Pose  # joint frame in body1
+
+
+def rotation_x_onto(axis) -> Quat:
+    """The shortest rotation taking +X onto the direction ``axis`` (180° about Z for -X)."""
+    ax, ay, az = axis
+    norm = math.sqrt(ax * ax + ay * ay + az * az)
+    ax, ay, az = ax / norm, ay / norm, az / norm
+    if ax < -1.0 + 1e-12:
+        return (0.0, 0.0, 0.0, 1.0)
+    # half-way quaternion between x and a: w = 1 + x·a, vector part = x × a = (0, -az, ay)
+    w, y, z = 1.0 + ax, -az, ay
+    n = math.sqrt(w * w + y * y + z * z)
+    return (w / n, 0.0, y / n, z / n)
+
+
+def frame_from_two_axes(first, second) -> Quat | None:
+    """A rotation whose X is ``first`` and Y is ``second``; None unless they are orthogonal."""
+    a = np.asarray(first, float) / np.linalg.norm(first)
+    b = np.asarray(second, float) / np.linalg.norm(second)
+    if abs(float(a @ b)) > 1e-9:
+        return None
+    return matrix_to_quat(np.column_stack([a, b, np.cross(a, b)]))
+
+
+def _gf_quat(q: Quat) -> Gf.Quatf:
+    return Gf.Quatf(float(q[0]), Gf.Vec3f(float(q[1]), float(q[2]), float(q[3])))
+
+
+def _axis_direction(axis: JointAxis, robot: RobotIR, notes: Notes, joint: Joint):
+    if axis.xyz is None:
+        notes.add(EntryKind.DEFAULT, str(joint.source), f"joint {joint.name!r} axis",
+                  f"not written; the {robot.defaults.format} default {robot.defaults.axis} is used")
+        return robot.defaults.axis
+    return axis.xyz
+
+
+def write_joint(stage: Usd.Stage, place: JointPlacement, robot: RobotIR, notes: Notes,
+                joint_paths: dict[str, Sdf.Path]) -> Usd.Prim | None:
+    """Defines the joint prim; returns None (with a report entry) for kinds not expressible."""
+    joint = place.joint
+    kind = joint.type
+    frame_rotation: Quat = (1.0, 0.0, 0.0, 0.0)
+    if kind in _ANGULAR_TYPES or kind in (JointType.PRISMATIC, JointType.PLANAR):
+        frame_rotation = rotation_x_onto(_axis_direction(joint.axes[0], robot, notes, joint))
+    if kind in _ANGULAR_TYPES:
+        usd_joint = UsdPhysics.RevoluteJoint.Define(stage, place.path)
+    elif kind is JointType.PRISMATIC:
+        usd_joint = UsdPhysics.PrismaticJoint.Define(stage, place.path)
+    elif kind is JointType.FIXED:
+        usd_joint = UsdPhysics.FixedJoint.Define(stage, place.path)
+    elif kind is JointType.BALL:
+        usd_joint = UsdPhysics.SphericalJoint.Define(stage, place.path)
+    elif kind is JointType.PLANAR:
+        usd_joint = UsdPhysics.Joint.Define(stage, place.path)
+    elif kind in (JointType.UNIVERSAL, JointType.REVOLUTE2) and len(joint.axes) == 2:
+        directions = [_axis_direction(a, robot, notes, joint) for a in joint.axes]
+        frame = frame_from_two_axes(*directions)
+        if frame is None:
+            notes.add(EntryKind.DROPPED, str(joint.source), f"joint {joint.name!r}",
+                      f"a {kind.value} joint whose two axes are not orthogonal has no UsdPhysics form")
+            return None
+        frame_rotation = frame
+        usd_joint = UsdPhysics.Joint.Define(stage, place.path)
+    else:
+        notes.add(EntryKind.DROPPED, str(joint.source), f"joint {joint.name!r}",
+                  f"{kind.value} joints have no UsdPhysics form; the child is left unconnected")
+        return None
+
+    prim = usd_joint.GetPrim()
+    if place.body0 is not None:
+        usd_joint.CreateBody0Rel().SetTargets([place.body0])
+    usd_joint.CreateBody1Rel().SetTargets([place.body1])
+    usd_joint.CreateLocalPos0Attr(Gf.Vec3f(*place.pose0.position))
+    usd_joint.CreateLocalRot0Attr(_gf_quat(quat_multiply(place.pose0.orientation, frame_rotation)))
+    usd_joint.CreateLocalPos1Attr(Gf.Vec3f(*place.pose1.position))
+    usd_joint.CreateLocalRot1Attr(_gf_quat(quat_multiply(place.pose1.orientation, frame_rotation)))
+    if kind in _ANGULAR_TYPES or kind is JointType.PRISMATIC:
+        usd_joint.CreateAxisAttr(UsdPhysics.Tokens.x)
+        _write_single_axis(prim, usd_joint, joint, robot, notes)
+    elif kind is JointType.BALL:
+        usd_joint.CreateAxisAttr(UsdPhysics.Tokens.x)
+    elif kind is JointType.PLANAR:
+        _write_planar(prim, joint, robot, notes)
+    elif kind in (JointType.UNIVERSAL, JointType.REVOLUTE2):
+        _write_two_rotations(prim, joint, robot, notes)
+    if joint.mimic is not None:
+        _write_mimic(prim, joint, robot, notes, joint_paths)
+    if joint.custom_data:
+        for key, value in joint.custom_data.items():
+            prim.SetCustomDataByKey(key, _custom_value(value))
+    return prim
+
+
+def _custom_value(value):
+    if isinstance(value, dict):
+        return {k: _custom_value(v) for k, v in value.items() if v is not None}
+    return value
+
+
+def _limit(axis: JointAxis, robot: RobotIR, notes: Notes, joint: Joint) -> tuple[float, float]:
+    lower, upper = axis.lower, axis.upper
+    for name, value, default in (("lower", lower, robot.defaults.lower), ("upper", upper, robot.defaults.upper)):
+        if value is None:
+            notes.add(EntryKind.DEFAULT, str(axis.source or joint.source), f"joint {joint.name!r} limit {name}",
+                      f"not written; the {robot.defaults.format} default {default} is used")
+    lower = robot.defaults.lower if lower is None else lower
+    upper = robot.defaults.upper if upper is None else upper
+    if lower > upper:
+        notes.add(EntryKind.WARNING, str(axis.source or joint.source), f"joint {joint.name!r} limits",
+                  f"lower {lower} > upper {upper}: consumers lock or reject this joint")
+    return lower, upper
+
+
+def _write_single_axis(prim, usd_joint, joint: Joint, robot: RobotIR, notes: Notes) -> None:
+    axis = joint.axes[0]
+    angular = joint.type in _ANGULAR_TYPES
+    if joint.type is JointType.CONTINUOUS:
+        if axis.lower is not None or axis.upper is not None:
+            notes.add(EntryKind.DROPPED, str(axis.source or joint.source), f"joint {joint.name!r} limit",
+                      "a continuous joint has no position limits; lower/upper ignored")
+        lower, upper = -math.inf, math.inf
+    else:
+        lower, upper = _limit(axis, robot, notes, joint)
+    to_usd = rad_to_deg if angular else float
+    usd_joint.CreateLowerLimitAttr(to_usd(lower))
+    usd_joint.CreateUpperLimitAttr(to_usd(upper))
+    instance = "angular" if angular else "linear"
+    _write_drive(prim, instance, axis, angular, robot, notes, joint)
+    _write_axis_properties(prim, instance, axis, angular, robot, notes, joint)
+
+
+def _write_drive(prim, instance: str, axis: JointAxis, angular: bool, robot: RobotIR, notes: Notes,
+                 joint: Joint) -> None:
+    drive = UsdPhysics.DriveAPI.Apply(prim, instance)
+    drive.CreateTypeAttr(UsdPhysics.Tokens.force)
+    drive.CreateStiffnessAttr(0.0)
+    where = str(axis.source or joint.source)
+    effort = axis.effort if axis.effort is not None else robot.defaults.effort
+    velocity = axis.velocity if axis.velocity is not None else robot.defaults.velocity
+    if axis.effort is None:
+        notes.add(EntryKind.DEFAULT, where, f"joint {joint.name!r} effort",
+                  "not written; the drive force is left unlimited")
+    if effort is not None:
+        drive.CreateMaxForceAttr(float(effort))
+        if effort == 0.0:
+            notes.add(EntryKind.WARNING, where, f"joint {joint.name!r} effort",
+                      "is 0: the drive can apply no force")
+    if effort and velocity and effort > 0.0 and velocity > 0.0:
+        damping = effort / velocity
+        drive.CreateDampingAttr(angular_gain_per_rad_to_per_deg(damping) if angular else damping)
+    else:
+        drive.CreateDampingAttr(0.0)
+        notes.add(EntryKind.CHOICE, where, f"joint {joint.name!r} drive",
+                  "damping 0 (no effort and velocity limits to scale it from): set gains before driving")
+
+
+def _write_axis_properties(prim, instance: str, axis: JointAxis, angular: bool, robot: RobotIR,
+                           notes: Notes, joint: Joint) -> None:
+    values: dict[str, float] = {}
+    where = str(axis.source or joint.source)
+    if axis.velocity is not None:
+        if axis.velocity > 0.0:
+            values["maxJointVelocity"] = rad_to_deg(axis.velocity) if angular else axis.velocity
+        else:
+            notes.add(EntryKind.WARNING, where, f"joint {joint.name!r} velocity",
+                      f"limit {axis.velocity} would freeze the joint; written as unlimited")
+    elif robot.defaults.velocity is None:
+        notes.add(EntryKind.DEFAULT, where, f"joint {joint.name!r} velocity", "not written; left unlimited")
+    damping = axis.damping if axis.damping is not None else robot.defaults.damping
+    friction = axis.friction if axis.friction is not None else robot.defaults.friction
+    if damping:
+        values["viscousFrictionCoefficient"] = angular_gain_per_rad_to_per_deg(damping) if angular else damping
+    if friction:
+        values["staticFrictionEffort"] = friction
+        values["dynamicFrictionEffort"] = friction
+    if not values:
+        return
+    prim.AddAppliedSchema(f"PhysxJointAxisAPI:{instance}")
+    for name, value in values.items():
+        prim.CreateAttribute(f"physxJointAxis:{instance}:{name}", Sdf.ValueTypeNames.Float).Set(float(value))
+
+
+def _write_planar(prim, joint: Joint, robot: RobotIR, notes: Notes) -> None:
+    """Free: rotation about the normal (X) and translation in the plane (Y, Z); the rest locked."""
+    for instance in ("transX", "rotY", "rotZ"):
+        limit = UsdPhysics.LimitAPI.Apply(prim, instance)
+        limit.CreateLowAttr(_LOCK[0])
+        limit.CreateHighAttr(_LOCK[1])
+    axis = joint.axes[0]
+    _write_drive(prim, "rotX", axis, True, robot, notes, joint)
+    for instance in ("transY", "transZ"):
+        _write_drive(prim, instance, axis, False, robot, notes, joint)
+    notes.add(EntryKind.WARNING, str(joint.source), f"joint {joint.name!r}",
+              "planar joints become a D6 joint; PhysX articulations ignore D6 translation axes")
+
+
+def _write_two_rotations(prim, joint: Joint, robot: RobotIR, notes: Notes) -> None:
+    for instance in ("transX", "transY", "transZ", "rotZ"):
+        limit = UsdPhysics.LimitAPI.Apply(prim, instance)
+        limit.CreateLowAttr(_LOCK[0])
+        limit.CreateHighAttr(_LOCK[1])
+    for instance, axis in zip(("rotX", "rotY"), joint.axes):
+        lower = -math.inf if axis.lower is None else axis.lower
+        upper = math.inf if axis.upper is None else axis.upper
+        limit = UsdPhysics.LimitAPI.Apply(prim, instance)
+        limit.CreateLowAttr(rad_to_deg(lower))
+        limit.CreateHighAttr(rad_to_deg(upper))
+        _write_drive(prim, instance, axis, True, robot, notes, joint)
+
+
+def _write_mimic(prim, joint: Joint, robot: RobotIR, notes: Notes, joint_paths: dict[str, Sdf.Path]) -> None:
+    mimic = joint.mimic
+    reference = joint_paths.get(mimic.reference)
+    if reference is None or joint.type not in (_ANGULAR_TYPES | {JointType.PRISMATIC}):
+        notes.add(EntryKind.DROPPED, str(mimic.source), f"joint {joint.name!r} mimic",
+                  f"the reference joint {mimic.reference!r} is not written or the follower is not a single-axis joint")
+        return
+    multiplier = robot.defaults.mimic_multiplier if mimic.multiplier is None else mimic.multiplier
+    offset = robot.defaults.mimic_offset if mimic.offset is None else mimic.offset
+    for name, value in (("multiplier", mimic.multiplier), ("offset", mimic.offset)):
+        if value is None:
+            notes.add(EntryKind.DEFAULT, str(mimic.source), f"joint {joint.name!r} mimic {name}",
+                      f"not written; the {robot.defaults.format} default is used")
+    instance = "rotX"  # every written joint uses the token axis X
+    prim.AddAppliedSchema(f"PhysxMimicJointAPI:{instance}")
+    prefix = f"physxMimicJoint:{instance}"
+    prim.CreateRelationship(f"{prefix}:referenceJoint").SetTargets([reference])
+    prim.CreateAttribute(f"{prefix}:referenceJointAxis", Sdf.ValueTypeNames.Token, custom=False,
+                         variability=Sdf.VariabilityUniform).Set("rotX")
+    prim.CreateAttribute(f"{prefix}:gearing", Sdf.ValueTypeNames.Float).Set(float(-multiplier))
+    prim.CreateAttribute(f"{prefix}:offset", Sdf.ValueTypeNames.Float).Set(float(-offset))
+
