@@ -1,0 +1,158 @@
+"""Articulations: which bodies and joints each PhysicsArticulationRootAPI gathers.
+
+The graph pass follows the one OpenUSD's parser and PhysX share: from every body under the root
+prim, walk enabled joints that are not excluded from articulations; a joint whose other side is
+the world (or a body that cannot be a link) anchors the base. A joint that reaches an already
+visited link closes a loop: the consumers do not cut it, so it is reported.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from ..descriptors import ArticulationDesc, Diagnostic
+from .bodies import BodyIndex
+from .joints import JointRecord
+
+
+@dataclass(frozen=True, slots=True)
+class ArticulationResult:
+    articulations: tuple[ArticulationDesc, ...]
+    joint_articulation: dict  # joint path -> articulation index
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Sequence[JointRecord],
+                        bodies: BodyIndex, consumer: str, body_order: Sequence[str]) -> ArticulationResult:
+    """Gather the links and joints of every articulation root, in stage order."""
+    diagnostics: list[Diagnostic] = []
+    joints_by_body: dict[str, list[JointRecord]] = defaultdict(list)
+    joint_by_path = {j.path: j for j in joints}
+    for joint in joints:
+        if not joint.enabled:
+            continue
+        for body in (joint.side0.body, joint.side1.body):
+            if bodies.is_link(body, consumer):
+                joints_by_body[body].append(joint)
+
+    accepted_roots = _accepted_roots(roots, bodies, consumer, diagnostics)
+    bodies_under = _bodies_under(accepted_roots, root_is_joint, joint_by_path, body_order, bodies, consumer)
+    claimed: set[str] = set()
+    articulations: list[ArticulationDesc] = []
+    joint_articulation: dict[str, int] = {}
+    for root in accepted_roots:
+        base_hint: Optional[str] = None
+        if root in root_is_joint:
+            record = joint_by_path.get(root)
+            if record is not None and (record.side0.body is None) != (record.side1.body is None):
+                base_hint = record.side1.body if record.side0.body is None else record.side0.body
+        seeds = bodies_under.get(base_hint or root, [])
+        links: list[str] = []
+        tree_joints: list[str] = []
+        loop_joints: list[str] = []
+        fixed_base = False
+        base: Optional[str] = None
+        for seed in seeds:
+            if seed in claimed or seed not in joints_by_body:
+                continue  # a body with no enabled joint is no link of an articulation
+            component = _walk_component(seed, joints_by_body, bodies, consumer)
+            claimed.update(component.links)
+            links.extend(component.links)
+            tree_joints.extend(component.tree_joints)
+            loop_joints.extend(component.loop_joints)
+            if component.anchor_joints:
+                fixed_base = True
+            if base is None:
+                base = component.anchor_links[0] if component.anchor_links else component.links[0]
+        index = len(articulations)
+        for path in tree_joints + loop_joints:
+            joint_articulation.setdefault(path, index)
+        for path in loop_joints:
+            diagnostics.append(Diagnostic(
+                "error", path, f"closes a loop in articulation {root} without excludeFromArticulation",
+                "articulation-loop"))
+        if not links:
+            diagnostics.append(Diagnostic("warning", root, "articulation root gathers no links", "empty-articulation"))
+        articulations.append(ArticulationDesc(root, fixed_base, base, tuple(links), tuple(tree_joints),
+                                              tuple(loop_joints)))
+    return ArticulationResult(tuple(articulations), joint_articulation, tuple(diagnostics))
+
+
+def _bodies_under(roots, root_is_joint, joint_by_path, body_order, bodies: BodyIndex, consumer: str) -> dict:
+    """For each scope (a root prim, or the base body of a root joint) its link bodies in stage order."""
+    scopes = set()
+    for root in roots:
+        record = joint_by_path.get(root) if root in root_is_joint else None
+        if record is not None and (record.side0.body is None) != (record.side1.body is None):
+            scopes.add(record.side1.body if record.side0.body is None else record.side0.body)
+        else:
+            scopes.add(root)
+    under: dict[str, list[str]] = defaultdict(list)
+    for body in body_order:
+        if not bodies.is_link(body, consumer):
+            continue
+        path = body
+        while path:
+            if path in scopes:
+                under[path].append(body)
+            path = path.rpartition("/")[0]
+    return under
+
+
+def _accepted_roots(roots: Sequence[str], bodies: BodyIndex, consumer: str, diagnostics: list) -> list[str]:
+    accepted = []
+    for root in roots:
+        record = bodies.records.get(root)
+        if record is not None and consumer != "usdphysics" and (not record.enabled or record.kinematic):
+            diagnostics.append(Diagnostic(
+                "error", root, "PhysicsArticulationRootAPI on a disabled or kinematic body: PhysX ignores it",
+                "root-on-non-link"))
+            continue
+        outer = next((r for r in roots if r != root and root.startswith(r + "/")), None)
+        if outer is not None:
+            diagnostics.append(Diagnostic(
+                "error" if consumer == "ovphysx" else "warning", root,
+                f"articulation root nested inside {outer}" + (": PhysX rejects it" if consumer == "ovphysx" else ""),
+                "nested-root"))
+            if consumer == "ovphysx":
+                continue
+        accepted.append(root)
+    return accepted
+
+
+@dataclass
+class _Component:
+    links: list
+    tree_joints: list
+    loop_joints: list
+    anchor_joints: list
+    anchor_links: list
+
+
+def _walk_component(seed: str, joints_by_body: dict, bodies: BodyIndex, consumer: str) -> _Component:
+    """Breadth-first over non-excluded joints from ``seed``; records anchors to the world and loops."""
+    component = _Component([seed], [], [], [], [])
+    visited = {seed}
+    used_joints: set[str] = set()
+    queue = [seed]
+    while queue:
+        link = queue.pop(0)
+        for joint in joints_by_body.get(link, ()):
+            if joint.excluded or joint.path in used_joints:
+                continue
+            used_joints.add(joint.path)
+            other = joint.side1.body if joint.side0.body == link else joint.side0.body
+            if other is None or not bodies.is_link(other, consumer):
+                component.anchor_joints.append(joint.path)
+                component.anchor_links.append(link)
+                component.tree_joints.append(joint.path)
+            elif other in visited:
+                component.loop_joints.append(joint.path)
+            else:
+                visited.add(other)
+                component.links.append(other)
+                component.tree_joints.append(joint.path)
+                queue.append(other)
+    return component
+

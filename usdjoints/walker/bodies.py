@@ -1,0 +1,155 @@
+"""Rigid bodies and how a joint's relationship target resolves to one.
+
+Consumers disagree on two points, both encoded here: which ancestor counts as the body (OpenUSD's
+parser takes the nearest PhysicsRigidBodyAPI prim whether enabled or not, else the topmost
+collider; PhysX and usdjoints take the nearest *enabled* rigid body), and what happens to the frame
+of a target that is no body (OpenUSD's parser and usdjoints lift it through the target's
+transform; PhysX uses the authored frame verbatim in world space).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from pxr import Gf, Usd, UsdGeom
+
+from ..descriptors import BodyDesc, Diagnostic, Pose
+from ..provenance import Resolved
+
+
+@dataclass(frozen=True, slots=True)
+class BodyRecord:
+    """What the walker keeps of a rigid body while it resolves joints."""
+
+    path: str
+    enabled: bool
+    kinematic: bool
+    world: Gf.Matrix4d  # composed local-to-world, scale included
+    scale: tuple[float, float, float]
+    mirrored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedSide:
+    """One side of a joint: the body it resolves to (None = world) and its frame in that body."""
+
+    body: Optional[str]
+    target: Optional[str]
+    pose: Pose
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+class BodyIndex:
+    """Rigid bodies and colliders of a stage, with a transform cache."""
+
+    def __init__(self, stage: Usd.Stage):
+        self.stage = stage
+        self.xform_cache = UsdGeom.XformCache(Usd.TimeCode.Default())
+        self.records: dict[str, BodyRecord] = {}
+        self.body_prims: dict[str, Usd.Prim] = {}
+        self.colliders: set[str] = set()
+        self.descs: list[BodyDesc] = []
+
+    def add_body(self, prim: Usd.Prim, columns: dict[str, Resolved]) -> None:
+        path = str(prim.GetPath())
+        world = self.xform_cache.GetLocalToWorldTransform(prim)
+        transform = Gf.Transform(world)
+        scale = tuple(float(s) for s in transform.GetScale())
+        mirrored = world.GetDeterminant3() < 0.0
+        enabled = bool(columns["physics:rigidBodyEnabled"].value)
+        kinematic = bool(columns["physics:kinematicEnabled"].value)
+        record = BodyRecord(path, enabled, kinematic, world, scale, mirrored)
+        self.records[path] = record
+        self.body_prims[path] = prim
+        rotation = transform.GetRotation().GetQuat()
+        pose = Pose(tuple(float(c) for c in transform.GetTranslation()), _quat_tuple(rotation))
+        self.descs.append(BodyDesc(path, enabled and not kinematic, kinematic, enabled, pose, scale, mirrored,
+                                   columns))
+
+    def add_collider(self, prim: Usd.Prim) -> None:
+        self.colliders.add(str(prim.GetPath()))
+
+    def is_link(self, path: Optional[str], consumer: str) -> bool:
+        """Whether ``path`` can be an articulation link for ``consumer``."""
+        record = self.records.get(path) if path else None
+        if record is None or not record.enabled:
+            return False
+        return consumer == "usdphysics" or not record.kinematic
+
+    def find_body(self, prim: Usd.Prim, consumer: str) -> Optional[str]:
+        """The body a prim belongs to, as ``consumer`` resolves it (None = world)."""
+        collider = None
+        pseudo_root = self.stage.GetPseudoRoot()
+        while prim and prim != pseudo_root:
+            path = str(prim.GetPath())
+            record = self.records.get(path)
+            if record is not None and (consumer == "usdphysics" or record.enabled):
+                return path
+            if consumer == "usdphysics" and path in self.colliders:
+                collider = path
+            prim = prim.GetParent()
+        return collider
+
+    def resolve_side(self, joint_path: str, side: int, target: Optional[str], position, orientation,
+                     consumer: str) -> ResolvedSide:
+        """Resolve ``physics:body<side>`` and bake its frame the way ``consumer`` does.
+
+        ``position`` [stage length] and ``orientation`` (w, x, y, z) are the authored local frame;
+        the quaternion is normalised first, as every consumer does.
+        """
+        quat = _normalised(orientation)
+        if target is None:
+            return ResolvedSide(None, None, Pose(tuple(position), quat))
+        target_prim = self.stage.GetPrimAtPath(target)
+        if not target_prim:
+            message = (f"physics:body{side} targets {target}, which does not exist: that side is anchored "
+                       "to the world with its frame taken as world space")
+            return ResolvedSide(None, target, Pose(tuple(position), quat),
+                                (Diagnostic("error", joint_path, message, "dangling-body"),))
+        body = self.find_body(target_prim, consumer)
+        diagnostics: list[Diagnostic] = []
+        if body is None:
+            diagnostics.append(Diagnostic(
+                "warning", joint_path,
+                f"physics:body{side} targets {target}, which is inside no rigid body: that side is the world",
+                "target-not-body"))
+        if body == target:
+            record = self.records.get(body)
+            scale = record.scale if record else (1.0, 1.0, 1.0)
+            return ResolvedSide(body, target, Pose(_scaled(position, scale), quat), tuple(diagnostics))
+        if body is None and consumer == "ovphysx":
+            # PhysX keeps the authored frame as a world-space frame when no body resolves.
+            return ResolvedSide(None, target, Pose(tuple(position), quat), tuple(diagnostics))
+        target_world = self.xform_cache.GetLocalToWorldTransform(target_prim)
+        body_world = self.records[body].world if body in self.records else (
+            self.xform_cache.GetLocalToWorldTransform(self.stage.GetPrimAtPath(body)) if body else Gf.Matrix4d(1.0))
+        anchor = Gf.Matrix4d(1.0)
+        anchor.SetRotateOnly(Gf.Quatd(quat[0], Gf.Vec3d(quat[1], quat[2], quat[3])))
+        anchor.SetTranslateOnly(Gf.Vec3d(*position))
+        in_body = (anchor * target_world * body_world.GetInverse()).RemoveScaleShear()
+        lifted_position = tuple(float(c) for c in in_body.ExtractTranslation())
+        lifted_quat = _normalised(_quat_tuple(in_body.ExtractRotationQuat()))
+        scale = Gf.Transform(body_world).GetScale() if body else (1.0, 1.0, 1.0)
+        if body is not None:
+            diagnostics.append(Diagnostic(
+                "info", joint_path,
+                f"physics:body{side} targets {target} inside body {body}: its frame is lifted into the body",
+                "target-child-prim"))
+        return ResolvedSide(body, target, Pose(_scaled(lifted_position, scale), lifted_quat), tuple(diagnostics))
+
+
+def _scaled(position, scale) -> tuple[float, float, float]:
+    return (float(position[0]) * scale[0], float(position[1]) * scale[1], float(position[2]) * scale[2])
+
+
+def _quat_tuple(quat) -> tuple[float, float, float, float]:
+    imaginary = quat.GetImaginary()
+    return (float(quat.GetReal()), float(imaginary[0]), float(imaginary[1]), float(imaginary[2]))
+
+
+def _normalised(quat) -> tuple[float, float, float, float]:
+    w, x, y, z = (float(c) for c in quat)
+    norm = (w * w + x * x + y * y + z * z) ** 0.5
+    if norm == 0.0 or norm != norm:
+        return (1.0, 0.0, 0.0, 0.0)
+    return (w / norm, x / norm, y / norm, z / norm)

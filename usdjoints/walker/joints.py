@@ -1,0 +1,183 @@
+"""One joint prim as a consumer reads it: type, bodies, frames, limits, drives and couplings."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Optional
+
+from ..descriptors import (Diagnostic, GearCoupling, JointDesc, JointStateDesc, MimicCoupling,
+                           RackAndPinionCoupling)
+from ..provenance import Resolved
+from . import limits as limit_rules
+from .bodies import BodyIndex, ResolvedSide
+from .columns import ColumnTable, extra_physics_columns, read_columns
+
+JOINT_TYPE_BY_SCHEMA = {
+    "PhysicsJoint": "d6",
+    "PhysicsRevoluteJoint": "revolute",
+    "PhysicsPrismaticJoint": "prismatic",
+    "PhysicsSphericalJoint": "spherical",
+    "PhysicsFixedJoint": "fixed",
+    "PhysicsDistanceJoint": "distance",
+    "PhysxPhysicsRackAndPinionJoint": "rack_and_pinion",
+    "PhysxPhysicsGearJoint": "gear",
+}
+AXIS_TOKENS = ("X", "Y", "Z")
+# Relationship names a coupling is sometimes authored under that no schema declares.
+MISSPELT_COUPLING_RELATIONSHIPS = ("physxGearJoint:hinge0", "physxGearJoint:hinge1",
+                                   "physxRackAndPinionJoint:hinge", "physxRackAndPinionJoint:prismatic")
+
+
+@dataclass(frozen=True, slots=True)
+class JointRecord:
+    """A joint read from the stage, before articulation membership is known."""
+
+    path: str
+    type: str
+    schema_type: str
+    applied: frozenset[str]
+    columns: Mapping[str, Resolved]
+    side0: ResolvedSide
+    side1: ResolvedSide
+    enabled: bool
+    excluded: bool
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def consumer_joint_type(schema_type: str, is_joint_schema: bool, consumer: str) -> str:
+    joint_type = JOINT_TYPE_BY_SCHEMA.get(schema_type, "custom" if is_joint_schema else "")
+    if consumer == "usdphysics" and joint_type in ("rack_and_pinion", "gear", "custom"):
+        return "d6"  # the parser reports unknown joint types as free D6 joints without custom tokens
+    return joint_type
+
+
+def read_joint(prim, schema_type: str, joint_type: str, table: ColumnTable, bodies: BodyIndex,
+               consumer: str) -> JointRecord:
+    path = str(prim.GetPath())
+    applied = tuple(prim.GetAppliedSchemas())
+    infos = table.infos(prim, schema_type, applied)
+    authored = frozenset(prim.GetAuthoredPropertyNames())
+    columns = read_columns(prim, infos, authored)
+    diagnostics: list[Diagnostic] = []
+
+    rel0 = prim.GetRelationship("physics:body0").GetTargets() if "physics:body0" in authored else []
+    rel1 = prim.GetRelationship("physics:body1").GetTargets() if "physics:body1" in authored else []
+    for side, targets in ((0, rel0), (1, rel1)):
+        if len(targets) > 1:
+            diagnostics.append(Diagnostic("warning", path, f"physics:body{side} has {len(targets)} targets: "
+                                          "consumers read only the first", "several-targets"))
+    side0 = bodies.resolve_side(path, 0, str(rel0[0]) if rel0 else None, columns["physics:localPos0"].value,
+                                columns["physics:localRot0"].value, consumer)
+    side1 = bodies.resolve_side(path, 1, str(rel1[0]) if rel1 else None, columns["physics:localPos1"].value,
+                                columns["physics:localRot1"].value, consumer)
+    diagnostics.extend(side0.diagnostics)
+    diagnostics.extend(side1.diagnostics)
+    if side0.body is None and side1.body is None:
+        diagnostics.append(Diagnostic("warning", path, "neither side resolves to a rigid body: no joint is created",
+                                      "no-body"))
+    elif side0.body == side1.body:
+        diagnostics.append(Diagnostic("error", path, f"both sides resolve to the same body {side0.body}",
+                                      "same-body"))
+    for name in ("physics:localRot0", "physics:localRot1"):
+        resolved = columns[name]
+        if resolved.authored and resolved.value is not None:
+            norm = sum(c * c for c in resolved.value) ** 0.5
+            if abs(norm - 1.0) > 1e-3:
+                diagnostics.append(Diagnostic("warning", path, f"{name} has norm {norm:.6g}: consumers normalise it",
+                                              "non-unit-quaternion"))
+    for name in extra_physics_columns(prim, infos, authored):
+        if name in MISSPELT_COUPLING_RELATIONSHIPS:
+            diagnostics.append(Diagnostic("error", path, f"{name} is no schema relationship: consumers ignore it",
+                                          "unknown-coupling-relationship"))
+    enabled = bool(columns["physics:jointEnabled"].value)
+    excluded = bool(columns["physics:excludeFromArticulation"].value)
+    return JointRecord(path, joint_type, schema_type, frozenset(applied), columns, side0, side1, enabled, excluded,
+                       tuple(diagnostics))
+
+
+def finish_joint(record: JointRecord, articulation: Optional[int],
+                 consumer: str) -> tuple[JointDesc, tuple[Diagnostic, ...]]:
+    """The joint as ``consumer`` reads it, now that articulation membership is known."""
+    in_articulation = articulation is not None
+    columns = record.columns
+    diagnostics = list(record.diagnostics)
+    if record.type == "d6":
+        limits, limit_notes = limit_rules.d6_limits(record.applied, columns, consumer, in_articulation, record.path)
+    else:
+        limits, limit_notes = limit_rules.typed_limits(record.type, columns, consumer, in_articulation, record.path)
+    drives, drive_notes = limit_rules.drives(record.type, record.applied, columns, consumer, in_articulation,
+                                            record.path)
+    diagnostics.extend(limit_notes)
+    diagnostics.extend(drive_notes)
+    for schema in limit_rules.unread_instances(record.type, record.applied, consumer):
+        diagnostics.append(Diagnostic("warning", record.path, f"{schema} is applied but a {record.type} joint "
+                                      "does not read it", "unread-instance"))
+    axis = columns.get("physics:axis")
+    axis_token = None
+    if axis is not None:
+        axis_token = axis.value if axis.value in ("Y", "Z") else "X"
+    coupling, coupling_notes = _coupling(record, consumer)
+    diagnostics.extend(coupling_notes)
+    mimics = _mimics(record)
+    states = tuple(
+        JointStateDesc(schema.partition(":")[2], columns[f"state:{schema.partition(':')[2]}:physics:position"],
+                       columns[f"state:{schema.partition(':')[2]}:physics:velocity"])
+        for schema in sorted(record.applied) if schema.startswith("PhysicsJointStateAPI:"))
+    joint = JointDesc(
+        path=record.path, type=record.type, schema_type=record.schema_type, enabled=record.enabled,
+        exclude_from_articulation=record.excluded, articulation=articulation,
+        body0=record.side0.body, body1=record.side1.body,
+        body0_target=record.side0.target, body1_target=record.side1.target,
+        local_pose0=record.side0.pose, local_pose1=record.side1.pose, axis=axis_token,
+        limits=limits, drives=drives, coupling=coupling or (mimics[0] if mimics else None), mimics=mimics,
+        states=states, columns=columns,
+    )
+    return joint, tuple(diagnostics)
+
+
+def _coupling(record: JointRecord, consumer: str):
+    columns = record.columns
+    notes: list[Diagnostic] = []
+    if record.type == "rack_and_pinion":
+        hinge = columns["physics:hinge"].value
+        prismatic = columns["physics:prismatic"].value
+        ratio = float(columns["physics:ratio"].value)
+        if hinge is None or prismatic is None:
+            notes.append(Diagnostic("error", record.path, "rack-and-pinion without physics:hinge or "
+                                    "physics:prismatic: PhysX creates no joint", "coupling-missing-relationship"))
+        if ratio == 0.0:
+            notes.append(Diagnostic("error", record.path, "physics:ratio is 0: the pinion never moves",
+                                    "coupling-zero-ratio"))
+        return RackAndPinionCoupling(ratio, hinge, prismatic), tuple(notes)
+    if record.type == "gear":
+        hinge0 = columns["physics:hinge0"].value
+        hinge1 = columns["physics:hinge1"].value
+        ratio = float(columns["physics:gearRatio"].value)
+        if hinge0 is None or hinge1 is None:
+            notes.append(Diagnostic("error", record.path, "gear without physics:hinge0 or physics:hinge1: "
+                                    "PhysX creates no gear", "coupling-missing-relationship"))
+        if ratio == 0.0:
+            notes.append(Diagnostic("error", record.path, "physics:gearRatio is 0: the second hinge never moves",
+                                    "coupling-zero-ratio"))
+        return GearCoupling(ratio, hinge0, hinge1), tuple(notes)
+    if consumer == "usdphysics" and record.schema_type in ("PhysxPhysicsRackAndPinionJoint", "PhysxPhysicsGearJoint"):
+        notes.append(Diagnostic("info", record.path, f"OpenUSD's parser reads this {record.schema_type} as a free "
+                                "D6 joint: the coupling is not seen", "coupling-unseen"))
+    return None, tuple(notes)
+
+
+def _mimics(record: JointRecord) -> tuple[MimicCoupling, ...]:
+    result = []
+    for schema in sorted(record.applied):
+        if not schema.startswith("PhysxMimicJointAPI:"):
+            continue
+        dof = schema.partition(":")[2]
+        prefix = f"physxMimicJoint:{dof}:"
+        axis = record.columns.get(prefix + "referenceJointAxis")
+        result.append(MimicCoupling(
+            dof=dof,
+            reference=record.columns[prefix + "referenceJoint"].value,
+            reference_dof=None if axis is None else axis.value,
+            gearing=float(record.columns[prefix + "gearing"].value),
+            offset=float(record.columns[prefix + "offset"].value),
+        ))
+    return tuple(result)

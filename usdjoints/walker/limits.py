@@ -1,0 +1,155 @@
+"""Joint limits and drives as each consumer reads them.
+
+Values stay in USD units (degrees, stage lengths, per-degree gains); the consumer rules decide
+which instances are read and whether a limit is enabled.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Mapping, Optional
+
+from ..contract.consumers import PROFILES
+from ..descriptors import Diagnostic, DriveDesc, LimitDesc
+from ..provenance import Resolved
+
+# Both parsers treat a bound beyond +-0.5e38 as "no bound" (a float sentinel for infinity).
+SENTINEL = 0.5e38
+# PhysX clamps articulation revolute limits to one turn either way [deg].
+ARTICULATION_REVOLUTE_RANGE = 360.0
+# PhysX clamps an infinite standalone revolute bound to half a turn [deg].
+STANDALONE_REVOLUTE_CLAMP = 180.0
+
+TRANSLATIONAL = frozenset({"transX", "transY", "transZ", "distance", "linear"})
+
+
+def is_bound(value: float, upper: bool) -> bool:
+    """A bound that limits motion: finite and inside the sentinel."""
+    if value is None or not math.isfinite(value):
+        return False
+    return value < SENTINEL if upper else value > -SENTINEL
+
+
+def _limit_enabled(low: float, high: float, rule: str) -> bool:
+    if rule == "and":
+        return is_bound(low, False) and is_bound(high, True)
+    return is_bound(low, False) or is_bound(high, True)
+
+
+def typed_limits(joint_type: str, columns: Mapping[str, Resolved], consumer: str, in_articulation: bool,
+                 path: str) -> tuple[tuple[LimitDesc, ...], tuple[Diagnostic, ...]]:
+    """Limits of revolute, prismatic, spherical and distance joints."""
+    diagnostics: list[Diagnostic] = []
+    if joint_type in ("revolute", "prismatic"):
+        low = float(columns["physics:lowerLimit"].value)
+        high = float(columns["physics:upperLimit"].value)
+        dof = "angular" if joint_type == "revolute" else "linear"
+        rule = "and" if (consumer == "usdphysics" and joint_type == "revolute") else "or"
+        enabled = _limit_enabled(low, high, rule)
+        one_sided = is_bound(low, False) != is_bound(high, True)
+        if joint_type == "revolute" and one_sided:
+            low, high, enabled = _one_sided_revolute(low, high, enabled, consumer, in_articulation, path, diagnostics)
+        elif joint_type == "revolute" and enabled and consumer == "ovphysx" and in_articulation:
+            low, high = _clamp_turn(low, high, path, diagnostics)
+        return (LimitDesc(dof, enabled, low, high),), tuple(diagnostics)
+    if joint_type == "spherical":
+        angle0 = float(columns["physics:coneAngle0Limit"].value)
+        angle1 = float(columns["physics:coneAngle1Limit"].value)
+        enabled = math.isfinite(angle0) and math.isfinite(angle1) and angle0 >= 0.0 and angle1 >= 0.0
+        return (LimitDesc("cone", enabled, angle0, angle1),), ()
+    if joint_type == "distance":
+        low = float(columns["physics:minDistance"].value)
+        high = float(columns["physics:maxDistance"].value)
+        return (LimitDesc("distance", low >= 0.0 or high >= 0.0, low, high),), ()
+    return (), ()
+
+
+def _one_sided_revolute(low, high, enabled, consumer, in_articulation, path, diagnostics):
+    if consumer == "usdphysics":
+        diagnostics.append(Diagnostic(
+            "warning", path, "revolute limit has one finite bound: OpenUSD's parser calls it disabled",
+            "one-sided-limit"))
+        return low, high, False
+    if consumer == "ovphysx" and in_articulation:
+        diagnostics.append(Diagnostic(
+            "error", path,
+            f"revolute limit [{low}, {high}] has one infinite bound inside an articulation: PhysX rejects it "
+            "(lowLimit must be <= highLimit) and locks the hinge at [0, 0]", "locked-hinge"))
+        return 0.0, 0.0, True
+    if consumer == "ovphysx":
+        clamped_low = low if is_bound(low, False) else -STANDALONE_REVOLUTE_CLAMP
+        clamped_high = high if is_bound(high, True) else STANDALONE_REVOLUTE_CLAMP
+        diagnostics.append(Diagnostic(
+            "warning", path, f"revolute limit has one infinite bound: PhysX clamps it to "
+            f"[{clamped_low}, {clamped_high}] deg", "one-sided-limit"))
+        return clamped_low, clamped_high, True
+    return low, high, enabled
+
+
+def _clamp_turn(low, high, path, diagnostics):
+    clamped = (max(low, -ARTICULATION_REVOLUTE_RANGE), min(high, ARTICULATION_REVOLUTE_RANGE))
+    if clamped != (low, high):
+        diagnostics.append(Diagnostic(
+            "warning", path, f"revolute limit [{low}, {high}] deg exceeds one turn: PhysX clamps it to "
+            f"[{clamped[0]}, {clamped[1]}]", "limit-beyond-turn"))
+    return clamped
+
+
+def d6_limits(applied: frozenset[str], columns: Mapping[str, Resolved], consumer: str, in_articulation: bool,
+              path: str) -> tuple[tuple[LimitDesc, ...], tuple[Diagnostic, ...]]:
+    """PhysicsLimitAPI:<inst> on a D6, in the fixed instance order the parsers use."""
+    limits = []
+    diagnostics: list[Diagnostic] = []
+    for instance in PROFILES[consumer].limit_instances["d6"]:
+        if f"PhysicsLimitAPI:{instance}" not in applied:
+            continue
+        low = float(columns[f"limit:{instance}:physics:low"].value)
+        high = float(columns[f"limit:{instance}:physics:high"].value)
+        enabled = _limit_enabled(low, high, "or")
+        if consumer == "ovphysx" and in_articulation and enabled:
+            diagnostics.append(Diagnostic(
+                "warning", path, f"PhysicsLimitAPI:{instance} is ignored: PhysX applies no limits to "
+                "articulation D6 joints", "articulation-d6-limit"))
+            enabled = False
+        limits.append(LimitDesc(instance, enabled, low, high))
+    return tuple(limits), tuple(diagnostics)
+
+
+def drives(joint_type: str, applied: frozenset[str], columns: Mapping[str, Resolved], consumer: str,
+           in_articulation: bool, path: str) -> tuple[tuple[DriveDesc, ...], tuple[Diagnostic, ...]]:
+    """The PhysicsDriveAPI instances this joint type reads, in the parsers' order."""
+    result = []
+    diagnostics: list[Diagnostic] = []
+    for instance in PROFILES[consumer].drive_instances.get(joint_type, ()):
+        if f"PhysicsDriveAPI:{instance}" not in applied:
+            continue
+        if consumer == "ovphysx" and in_articulation and joint_type == "d6" and instance in TRANSLATIONAL:
+            diagnostics.append(Diagnostic(
+                "warning", path, f"PhysicsDriveAPI:{instance} is ignored: articulation D6 joints have only "
+                "rotational axes in PhysX", "articulation-d6-drive"))
+            continue
+        prefix = f"drive:{instance}:physics:"
+        result.append(DriveDesc(
+            dof=instance,
+            type=str(columns[prefix + "type"].value),
+            stiffness=float(columns[prefix + "stiffness"].value),
+            damping=float(columns[prefix + "damping"].value),
+            max_force=float(columns[prefix + "maxForce"].value),
+            target_position=float(columns[prefix + "targetPosition"].value),
+            target_velocity=float(columns[prefix + "targetVelocity"].value),
+        ))
+    return tuple(result), tuple(diagnostics)
+
+
+@lru_cache(maxsize=None)
+def unread_instances(joint_type: str, applied: frozenset[str], consumer: str) -> tuple[str, ...]:
+    """Drive and limit instances applied to the prim that this joint type does not read."""
+    profile = PROFILES[consumer]
+    read = {f"PhysicsDriveAPI:{i}" for i in profile.drive_instances.get(joint_type, ())}
+    read |= {f"PhysicsLimitAPI:{i}" for i in profile.limit_instances.get(joint_type, ())}
+    return tuple(sorted(s for s in applied if s.startswith(("PhysicsDriveAPI:", "PhysicsLimitAPI:")) and s not in read))
+
+
+def optional_float(columns: Mapping[str, Resolved], name: str) -> Optional[float]:
+    resolved = columns.get(name)
+    return None if resolved is None or resolved.value is None else float(resolved.value)
