@@ -108,7 +108,15 @@ def raw_fallback(owner: str, name: str, instance: Optional[str] = None) -> Any:
     registry_name = template_name(name)
     if instance and instance in registry_name.split(":"):
         registry_name = registry_name.replace(f":{instance}:", f":{_TEMPLATE}:", 1)
-    if registry_name not in definition.GetPropertyNames():
+    names = definition.GetPropertyNames()
+    if registry_name not in names and is_multiple_apply(owner):
+        parts = registry_name.split(":")
+        for i in range(len(parts)):
+            candidate = ":".join(parts[:i] + [_TEMPLATE] + parts[i + 1:])
+            if candidate in names:
+                registry_name = candidate
+                break
+    if registry_name not in names:
         raise UnknownSchemaProperty(f"{owner}: the schema declares no property {name!r}")
     if definition.GetSchemaRelationshipSpec(registry_name) is not None:
         return None
