@@ -1,0 +1,227 @@
+"""ArticulatedModel: the numeric description of a kinematic tree, as plain numpy arrays.
+
+The simulator works on three index spaces:
+
+* **links** ``[nlink]``: the rigid frames the dynamics kernels walk, in topological order
+  (``link_parent[i] < i``, ``-1`` = world). Every link has exactly one joint primitive connecting
+  it to its parent: revolute, prismatic, spherical or free. A D6 joint with several free axes is
+  a chain of 1-dof primitives joined by *virtual* links (zero mass, ``link_virtual`` true):
+  translations X, Y, Z first, then rotations about X, Y, Z (intrinsic order), each present only
+  when that axis is free. Fixed joints never become links: the builder merges the child's mass
+  properties into its parent (:func:`usdjoints.model.inertia.merge_rigidly_attached`).
+* **joints** ``[njoint]``: what a user names (``joint_names``), each owning one contiguous range
+  of ``q`` and ``v`` and one or more links.
+* **dofs** ``[nv]``: one per velocity coordinate. Passive, limit and drive parameters live here.
+  ``dof_q_index[k]`` is the matching position coordinate for scalar dofs (revolute, prismatic,
+  D6 axes) and ``-1`` for the rotational dofs of quaternion joints, where springs, limits and
+  position targets do not apply (damping, friction, armature and velocity targets do).
+* **bodies** ``[nbody]``: the real rigid bodies whose poses are reported. A body rides on a link
+  (``body_link``) at a constant offset; several bodies share one link when fixed joints were
+  merged; ``body_link == -1`` is a body welded to the world.
+
+Coordinates. A pose ``(R_a_b, p_a_b)`` places frame ``b`` in frame ``a``: ``R_a_b`` maps ``b``
+coordinates to ``a`` coordinates and ``p_a_b`` is ``b``'s origin in ``a`` [m]. A link's pose in its
+parent is ``T_parent_joint * T_joint(q) * T_joint_child``. Quaternions are (w, x, y, z).
+
+Joint coordinates: revolute/prismatic ``q`` [rad or m], ``v`` [rad/s or m/s]. Spherical ``q`` is
+the quaternion of the moving frame in the joint frame, ``v`` its angular velocity in the moving
+frame [rad/s]. Free ``q`` = position of the moving frame in the joint frame [m] then quaternion;
+``v`` = linear velocity of its origin then angular velocity, both in the moving frame (a body
+twist, as pinocchio orders it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+REVOLUTE = 0
+PRISMATIC = 1
+SPHERICAL = 2
+FREE = 3
+PRIMITIVE_NAMES = ("revolute", "prismatic", "spherical", "free")
+PRIMITIVE_NQ = (1, 1, 4, 7)
+PRIMITIVE_NV = (1, 1, 3, 6)
+
+DRIVE_NONE = 0
+DRIVE_FORCE = 1
+DRIVE_ACCELERATION = 2
+DRIVE_TYPES = {"force": DRIVE_FORCE, "acceleration": DRIVE_ACCELERATION}
+
+
+@dataclass(frozen=True, eq=False)
+class ArticulatedModel:
+    """A kinematic tree in SI units and radians; arrays are float64 / int64 and never mutated."""
+
+    # Links, shape [nlink], topological order.
+    link_names: tuple[str, ...]
+    link_parent: np.ndarray          # int64 [nlink], parent link index, -1 = world
+    link_type: np.ndarray            # int64 [nlink], REVOLUTE | PRISMATIC | SPHERICAL | FREE
+    link_joint: np.ndarray           # int64 [nlink], index of the user-facing joint
+    link_virtual: np.ndarray         # bool [nlink], massless link inside a D6 chain
+    link_q_start: np.ndarray         # int64 [nlink], first q index of the primitive
+    link_v_start: np.ndarray         # int64 [nlink], first v (and dof) index of the primitive
+    link_axis: np.ndarray            # float64 [nlink, 3], unit axis in the joint frame (rev/prism)
+    link_R_parent_joint: np.ndarray  # float64 [nlink, 3, 3], joint frame orientation in parent link
+    link_p_parent_joint: np.ndarray  # float64 [nlink, 3] [m], joint frame origin in parent link
+    link_R_joint_child: np.ndarray   # float64 [nlink, 3, 3], link frame orientation in moving frame
+    link_p_joint_child: np.ndarray   # float64 [nlink, 3] [m], link frame origin in moving frame
+    link_mass: np.ndarray            # float64 [nlink] [kg]
+    link_com: np.ndarray             # float64 [nlink, 3] [m], centre of mass in link frame
+    link_inertia: np.ndarray         # float64 [nlink, 3, 3] [kg m^2], about the com, link axes
+
+    # User-facing joints, shape [njoint].
+    joint_names: tuple[str, ...]
+    joint_types: tuple[str, ...]     # revolute | prismatic | spherical | free | d6
+    joint_q_start: np.ndarray        # int64 [njoint]
+    joint_nq: np.ndarray             # int64 [njoint]
+    joint_v_start: np.ndarray        # int64 [njoint]
+    joint_nv: np.ndarray             # int64 [njoint]
+
+    # Dofs, shape [nv]. Angular dofs in rad / N m, linear dofs in m / N.
+    dof_joint: np.ndarray            # int64 [nv], owning joint
+    dof_q_index: np.ndarray          # int64 [nv], matching q index, -1 for quaternion dofs
+    dof_damping: np.ndarray          # float64 [nv] [N m s/rad | N s/m], force = -d * v
+    dof_stiffness: np.ndarray        # float64 [nv] [N m/rad | N/m], force = -k * (q - spring_ref)
+    dof_spring_ref: np.ndarray       # float64 [nv] [rad | m]
+    dof_friction_loss: np.ndarray    # float64 [nv] [N m | N], dry friction magnitude
+    dof_armature: np.ndarray         # float64 [nv] [kg m^2 | kg], added to the mass-matrix diagonal
+    dof_lower: np.ndarray            # float64 [nv] [rad | m], -inf = none
+    dof_upper: np.ndarray            # float64 [nv] [rad | m], +inf = none
+    dof_limit_stiffness: np.ndarray  # float64 [nv] [N m/rad | N/m], soft-limit spring
+    dof_limit_damping: np.ndarray    # float64 [nv] [N m s/rad | N s/m], resists only deeper motion
+    dof_effort_limit: np.ndarray     # float64 [nv] [N m | N], |actuation| bound, inf = none
+    dof_velocity_limit: np.ndarray   # float64 [nv] [rad/s | m/s], |v| bound, inf = none
+    dof_drive_type: np.ndarray       # int64 [nv], DRIVE_NONE | DRIVE_FORCE | DRIVE_ACCELERATION
+    dof_drive_stiffness: np.ndarray  # float64 [nv] [N m/rad | N/m]; per second^2 for acceleration
+    dof_drive_damping: np.ndarray    # float64 [nv] [N m s/rad | N s/m]; per second for acceleration
+    dof_drive_max_force: np.ndarray  # float64 [nv] [N m | N], inf = unbounded
+    dof_drive_target_position: np.ndarray  # float64 [nv] [rad | m]
+    dof_drive_target_velocity: np.ndarray  # float64 [nv] [rad/s | m/s]
+
+    # Real bodies, shape [nbody].
+    body_names: tuple[str, ...]
+    body_link: np.ndarray            # int64 [nbody], carrying link, -1 = welded to the world
+    body_R_link: np.ndarray          # float64 [nbody, 3, 3], body orientation in its link frame
+    body_p_link: np.ndarray          # float64 [nbody, 3] [m], body origin in its link frame
+
+    gravity: np.ndarray              # float64 [3] [m/s^2], in world coordinates
+    q_initial: np.ndarray            # float64 [nq], the state a simulation starts from by default
+    qd_initial: np.ndarray           # float64 [nv]
+
+    def __post_init__(self):
+        # Kernels share these arrays across calls and threads: make accidental writes fail loudly.
+        for value in self.__dict__.values():
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+
+    @property
+    def nlink(self) -> int:
+        return len(self.link_names)
+
+    @property
+    def nbody(self) -> int:
+        return len(self.body_names)
+
+    @property
+    def nq(self) -> int:
+        return int(self.joint_q_start[-1] + self.joint_nq[-1]) if len(self.joint_names) else 0
+
+    @property
+    def nv(self) -> int:
+        return int(self.joint_v_start[-1] + self.joint_nv[-1]) if len(self.joint_names) else 0
+
+    def joint_index(self, name: str) -> int:
+        try:
+            return self.joint_names.index(name)
+        except ValueError:
+            raise KeyError(f"no joint named {name!r}; joints: {', '.join(self.joint_names)}") from None
+
+    def q_slice(self, name: str) -> slice:
+        """The range of ``q`` owned by joint ``name``."""
+        j = self.joint_index(name)
+        start = int(self.joint_q_start[j])
+        return slice(start, start + int(self.joint_nq[j]))
+
+    def v_slice(self, name: str) -> slice:
+        """The range of ``v`` (and of the dof arrays) owned by joint ``name``."""
+        j = self.joint_index(name)
+        start = int(self.joint_v_start[j])
+        return slice(start, start + int(self.joint_nv[j]))
+
+    def neutral_configuration(self) -> np.ndarray:
+        """q with every scalar coordinate 0 and every quaternion the identity, shape [nq]."""
+        q = np.zeros(self.nq)
+        for i in range(self.nlink):
+            kind = int(self.link_type[i])
+            start = int(self.link_q_start[i])
+            if kind == SPHERICAL:
+                q[start] = 1.0
+            elif kind == FREE:
+                q[start + 3] = 1.0
+        return q
+
+    @cached_property
+    def link_motion_subspace(self) -> np.ndarray:
+        """S of each link's primitive in link coordinates, float64 [nlink, 6, 6], spatial rows
+        (angular, linear); only the first ``nv`` columns of a primitive are used."""
+        S = np.zeros((self.nlink, 6, 6))
+        for i in range(self.nlink):
+            E = self.link_R_joint_child[i].T  # moving-frame coordinates -> link coordinates
+            r = self.link_p_joint_child[i]
+            kind = int(self.link_type[i])
+            if kind == REVOLUTE:
+                units_angular, units_linear = [self.link_axis[i]], []
+            elif kind == PRISMATIC:
+                units_angular, units_linear = [], [self.link_axis[i]]
+            elif kind == SPHERICAL:
+                units_angular, units_linear = list(np.eye(3)), []
+            else:
+                units_angular, units_linear = list(np.eye(3)), list(np.eye(3))
+            col = 0
+            for a in units_linear:  # free joints list linear velocity first
+                S[i, 3:, col] = E @ a
+                col += 1
+            for a in units_angular:
+                S[i, :3, col] = E @ a
+                S[i, 3:, col] = E @ (-np.cross(r, a))
+                col += 1
+        return S
+
+    @cached_property
+    def link_spatial_inertia(self) -> np.ndarray:
+        """Spatial inertia of each link about its own origin, float64 [nlink, 6, 6] (angular,
+        linear) [kg m^2, kg m, kg]."""
+        out = np.zeros((self.nlink, 6, 6))
+        for i in range(self.nlink):
+            m, c = self.link_mass[i], self.link_com[i]
+            cx = np.array([[0.0, -c[2], c[1]], [c[2], 0.0, -c[0]], [-c[1], c[0], 0.0]])
+            out[i, :3, :3] = self.link_inertia[i] + m * cx @ cx.T
+            out[i, :3, 3:] = m * cx
+            out[i, 3:, :3] = m * cx.T
+            out[i, 3:, 3:] = m * np.eye(3)
+        return out
+
+    @cached_property
+    def dof_parent(self) -> np.ndarray:
+        """The previous dof on the path to the root, int64 [nv], -1 at the root: the sparsity
+        pattern of the mass matrix that the LTDL factorisation follows."""
+        lam = np.full(self.nv, -1, dtype=np.int64)
+        for i in range(self.nlink):
+            start, n = int(self.link_v_start[i]), PRIMITIVE_NV[int(self.link_type[i])]
+            p = int(self.link_parent[i])
+            if p >= 0:
+                lam[start] = int(self.link_v_start[p]) + PRIMITIVE_NV[int(self.link_type[p])] - 1
+            for k in range(1, n):
+                lam[start + k] = start + k - 1
+        return lam
+
+    @cached_property
+    def dof_name(self) -> tuple[str, ...]:
+        """``joint[k]`` labels for messages, one per dof."""
+        names = []
+        for j, name in enumerate(self.joint_names):
+            n = int(self.joint_nv[j])
+            names.extend([name] if n == 1 else [f"{name}[{k}]" for k in range(n)])
+        return tuple(names)

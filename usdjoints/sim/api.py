@@ -1,0 +1,174 @@
+"""Public simulator functions: validate once, then hand contiguous arrays to the kernels.
+
+numba is imported inside these functions, so importing this module stays light.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..errors import SimulationError, UsageError
+from ..model.articulated import ArticulatedModel
+from .packed import PackedModel, pack
+from .trajectory import Trajectory
+
+INTEGRATORS = {"euler": 0, "rk4": 1}
+
+
+def _state(name: str, value, size: int) -> np.ndarray:
+    array = np.ascontiguousarray(np.asarray(value, dtype=np.float64))
+    if array.shape != (size,):
+        raise UsageError(f"{name} must have shape ({size},), got {array.shape}")
+    if not np.all(np.isfinite(array)):
+        raise UsageError(f"{name} contains a non-finite value")
+    return array
+
+
+def _model(model) -> PackedModel:
+    if not isinstance(model, ArticulatedModel):
+        raise UsageError(f"expected an ArticulatedModel, got {type(model).__name__}")
+    return pack(model)
+
+
+def _link_transforms(pm: PackedModel, q: np.ndarray):
+    from .kernels.fk import link_transforms
+
+    nl = pm.link_table.shape[0]
+    E = np.empty((nl, 3, 3))
+    r = np.empty((nl, 3))
+    link_transforms(pm.link_table, pm.link_axis, pm.R_parent_joint, pm.p_parent_joint,
+                    pm.R_joint_child, pm.p_joint_child, q, np.empty((3, 3)), np.empty(3), E, r)
+    return E, r
+
+
+def forward_kinematics(model: ArticulatedModel, q) -> tuple[np.ndarray, np.ndarray]:
+    """World poses of the bodies: (positions [nbody, 3] [m], quaternions [nbody, 4] w x y z)."""
+    from .kernels.fk import forward_kinematics as fk_kernel
+
+    pm = _model(model)
+    q = _state("q", q, pm.nq)
+    pose = np.empty((model.nbody, 7))
+    fk_kernel(pm.link_table, pm.link_axis, pm.R_parent_joint, pm.p_parent_joint,
+              pm.R_joint_child, pm.p_joint_child, pm.body_link, pm.body_R_link, pm.body_p_link,
+              q, pose)
+    return pose[:, :3].copy(), pose[:, 3:].copy()
+
+
+def inverse_dynamics(model: ArticulatedModel, q, qd, qdd) -> np.ndarray:
+    """Joint forces [N m | N], shape [nv], giving acceleration qdd at (q, qd): (M + diag(armature))
+    qdd + C qd + g, gravity included; no passive, drive or limit forces."""
+    from .kernels.rnea import rnea
+
+    pm = _model(model)
+    q = _state("q", q, pm.nq)
+    qd = _state("qd", qd, pm.nv)
+    qdd = _state("qdd", qdd, pm.nv)
+    nl = pm.link_table.shape[0]
+    E, r = _link_transforms(pm, q)
+    tau = np.empty(pm.nv)
+    rnea(pm.link_table, pm.S, pm.I6, E, r, pm.gravity, qd, qdd, np.empty((nl, 6)),
+         np.empty((nl, 6)), np.empty((nl, 6)), np.empty((3, 6)), tau)
+    return tau + pm.armature * qdd
+
+
+def mass_matrix(model: ArticulatedModel, q) -> np.ndarray:
+    """Joint-space mass matrix including armature, [nv, nv] [kg m^2 | kg m | kg]."""
+    from .kernels.crba import crba
+
+    pm = _model(model)
+    q = _state("q", q, pm.nq)
+    nl = pm.link_table.shape[0]
+    E, r = _link_transforms(pm, q)
+    M = np.empty((pm.nv, pm.nv))
+    crba(pm.link_table, pm.S, pm.I6, E, r, pm.armature, np.empty((nl, 6, 6)),
+         np.empty((2, 6, 6)), np.empty((2, 6, 6)), M)
+    return M
+
+
+def forward_dynamics(model: ArticulatedModel, q, qd, tau) -> np.ndarray:
+    """Joint accelerations [rad/s^2 | m/s^2], shape [nv], under joint forces tau: the rigid-body
+    map (gravity and armature included; no passive, drive, limit or coupling forces)."""
+    from .kernels.aba import aba
+
+    pm = _model(model)
+    q = _state("q", q, pm.nq)
+    qd = _state("qd", qd, pm.nv)
+    tau = _state("tau", tau, pm.nv)
+    nl = pm.link_table.shape[0]
+    E, r = _link_transforms(pm, q)
+    qdd = np.empty(pm.nv)
+    aba(pm.link_table, pm.S, pm.I6, E, r, pm.armature, pm.gravity, qd, tau, np.empty((nl, 6)),
+        np.empty((nl, 6)), np.empty((nl, 6)), np.empty((nl, 6, 6)), np.empty((nl, 6, 6)),
+        np.empty((nl, 6, 6)), np.empty(pm.nv), np.empty((3, 6, 6)), np.empty((3, 6)), qdd)
+    return qdd
+
+
+def _batch(name: str, value, default: np.ndarray, n_envs: int) -> np.ndarray:
+    array = default if value is None else np.asarray(value, dtype=np.float64)
+    size = default.shape[0]
+    if array.ndim == 1:
+        array = _state(name, array, size)
+        array = np.broadcast_to(array, (n_envs, size))
+    elif array.shape != (n_envs, size):
+        raise UsageError(f"{name} must have shape ({size},) or ({n_envs}, {size}), got {array.shape}")
+    elif not np.all(np.isfinite(array)):
+        raise UsageError(f"{name} contains a non-finite value")
+    return np.ascontiguousarray(array, dtype=np.float64)
+
+
+def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: str = "euler",
+             q0=None, qd0=None, n_envs: int = 1, record_every: int = 1) -> Trajectory:
+    """Simulate ``duration`` [s] at step ``dt`` [s] with passive forces, limits and drives.
+
+    ``integrator``: "euler" (semi-implicit, springs, dampers and drives implicit) or "rk4"
+    (explicit). ``q0``/``qd0`` default to the model's initial state; give shape [nq] / [nv]
+    for every env or [n_envs, nq] / [n_envs, nv] per env. Every ``record_every``-th state is kept.
+    Raises SimulationError naming the joint and time when the state diverges.
+    """
+    from .kernels.integrate import simulate_env, simulate_envs
+
+    pm = _model(model)
+    if integrator not in INTEGRATORS:
+        raise UsageError(f"integrator must be one of {sorted(INTEGRATORS)}, got {integrator!r}")
+    if not (isinstance(dt, (int, float)) and math.isfinite(dt) and dt > 0):
+        raise UsageError(f"dt must be a positive number of seconds, got {dt!r}")
+    if not (math.isfinite(duration) and duration >= 0):
+        raise UsageError(f"duration must be a non-negative number of seconds, got {duration!r}")
+    if int(n_envs) < 1 or int(record_every) < 1:
+        raise UsageError("n_envs and record_every must be at least 1")
+    n_envs, record_every = int(n_envs), int(record_every)
+    q0 = _batch("q0", q0, np.asarray(model.q_initial, dtype=np.float64), n_envs)
+    qd0 = _batch("qd0", qd0, np.asarray(model.qd_initial, dtype=np.float64), n_envs)
+    n_steps = int(round(duration / dt))
+    T = n_steps // record_every + 1
+    q_traj = np.empty((n_envs, T, pm.nq))
+    qd_traj = np.empty((n_envs, T, pm.nv))
+    poses = np.empty((n_envs, T, model.nbody, 7))
+    status = np.empty((n_envs, 2), dtype=np.int64)
+    args = (pm.link_table, pm.link_axis, pm.R_parent_joint, pm.p_parent_joint, pm.R_joint_child,
+            pm.p_joint_child, pm.S, pm.I6, pm.dof_parent, pm.dof_table, pm.armature, pm.gravity,
+            pm.body_link, pm.body_R_link, pm.body_p_link)
+    code = INTEGRATORS[integrator]
+    if n_envs == 1:
+        simulate_env(*args, q0[0], qd0[0], float(dt), n_steps, code, record_every, q_traj[0],
+                     qd_traj[0], poses[0], status[0])
+    else:
+        simulate_envs(*args, q0, qd0, float(dt), n_steps, code, record_every, q_traj, qd_traj,
+                      poses, status)
+    failed = np.nonzero(status[:, 0] >= 0)[0]
+    if failed.size:
+        env = int(failed[0])
+        step, dof = int(status[env, 0]), int(status[env, 1])
+        where = f" (env {env})" if n_envs > 1 else ""
+        raise SimulationError(
+            f"joint {model.dof_name[dof]!r} diverged at t = {step * dt:.6g} s{where}: its state "
+            f"became non-finite or faster than the divergence bound; reduce dt, use "
+            f"integrator='euler' for stiff gains, or check the joint's gains and limits")
+    t = np.arange(T) * dt * record_every
+    if n_envs == 1:
+        q_traj, qd_traj, poses = q_traj[0], qd_traj[0], poses[0]
+    return Trajectory(t=t, q=q_traj, qd=qd_traj, body_poses=poses,
+                      joint_names=model.joint_names, q_start=np.asarray(model.joint_q_start).copy(),
+                      v_start=np.asarray(model.joint_v_start).copy(), body_names=model.body_names,
+                      n_envs=n_envs)

@@ -1,0 +1,108 @@
+"""Forward kinematics: link transforms from q, then world poses of links and bodies."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .jcalc import joint_motion_pose, rotation_to_quat
+from .layout import LINK_PARENT, LINK_Q_START, LINK_TYPE
+
+
+@njit(cache=True)
+def link_transforms(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
+                    p_joint_child, q, R_J_work, p_J_work, E_out, r_out):
+    """Per link, the parent-to-link coordinate transform (E_out [nlink,3,3], r_out [nlink,3]):
+    E rotates parent coordinates into link coordinates, r is the link origin in the parent [m]."""
+    nlink = link_table.shape[0]
+    for i in range(nlink):
+        joint_motion_pose(link_table[i, LINK_TYPE], link_axis[i], q, link_table[i, LINK_Q_START],
+                          R_J_work, p_J_work)
+        Rpj = R_parent_joint[i]
+        Rjc = R_joint_child[i]
+        pjc = p_joint_child[i]
+        # pose of the link in its parent: T_pj * T_J * T_jc
+        for a in range(3):
+            t = p_J_work[a]
+            for k in range(3):
+                t += R_J_work[a, k] * pjc[k]
+            p_J_work[a] = t  # reused as the child origin in the joint frame
+        for a in range(3):
+            s = p_parent_joint[i, a]
+            for k in range(3):
+                s += Rpj[a, k] * p_J_work[k]
+            r_out[i, a] = s
+        for a in range(3):
+            for b in range(3):
+                s = 0.0
+                for k in range(3):
+                    t = 0.0
+                    for m in range(3):
+                        t += R_J_work[k, m] * Rjc[m, b]
+                    s += Rpj[a, k] * t
+                E_out[i, b, a] = s  # transpose: pose rotation -> coordinate transform
+
+
+@njit(cache=True)
+def link_world_poses(link_table, E, r, R_world_out, p_world_out):
+    """World pose of each link (R_world_out [nlink,3,3], p_world_out [nlink,3] [m])."""
+    nlink = link_table.shape[0]
+    for i in range(nlink):
+        parent = link_table[i, LINK_PARENT]
+        if parent < 0:
+            for a in range(3):
+                p_world_out[i, a] = r[i, a]
+                for b in range(3):
+                    R_world_out[i, a, b] = E[i, b, a]
+        else:
+            for a in range(3):
+                s = p_world_out[parent, a]
+                for k in range(3):
+                    s += R_world_out[parent, a, k] * r[i, k]
+                p_world_out[i, a] = s
+                for b in range(3):
+                    s = 0.0
+                    for k in range(3):
+                        s += R_world_out[parent, a, k] * E[i, b, k]
+                    R_world_out[i, a, b] = s
+
+
+@njit(cache=True)
+def body_world_poses(body_link, body_R_link, body_p_link, R_link_world, p_link_world,
+                     R_work, pose_out):
+    """Each body's world pose as (x, y, z, qw, qx, qy, qz), pose_out [nbody, 7]."""
+    for b in range(body_link.shape[0]):
+        link = body_link[b]
+        if link < 0:
+            for a in range(3):
+                pose_out[b, a] = body_p_link[b, a]
+                for c in range(3):
+                    R_work[a, c] = body_R_link[b, a, c]
+        else:
+            for a in range(3):
+                s = p_link_world[link, a]
+                for k in range(3):
+                    s += R_link_world[link, a, k] * body_p_link[b, k]
+                pose_out[b, a] = s
+                for c in range(3):
+                    s = 0.0
+                    for k in range(3):
+                        s += R_link_world[link, a, k] * body_R_link[b, k, c]
+                    R_work[a, c] = s
+        rotation_to_quat(R_work, pose_out[b, 3:7])
+
+
+@njit(cache=True)
+def forward_kinematics(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
+                       p_joint_child, body_link, body_R_link, body_p_link, q, pose_out):
+    """Body world poses [nbody, 7] for configuration q (allocates its own scratch)."""
+    nlink = link_table.shape[0]
+    E = np.empty((nlink, 3, 3))
+    r = np.empty((nlink, 3))
+    Rw = np.empty((nlink, 3, 3))
+    pw = np.empty((nlink, 3))
+    R3 = np.empty((3, 3))
+    p3 = np.empty(3)
+    link_transforms(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
+                    p_joint_child, q, R3, p3, E, r)
+    link_world_poses(link_table, E, r, Rw, pw)
+    body_world_poses(body_link, body_R_link, body_p_link, Rw, pw, R3, pose_out)

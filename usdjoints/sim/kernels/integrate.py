@@ -1,0 +1,224 @@
+"""Time stepping: semi-implicit Euler with implicit springs/dampers/drives, and RK4; whole
+trajectories (one env, or many in parallel) stepped inside compiled code.
+
+Euler step: with K, D the diagonal stiffness and damping of the passive and drive forces,
+    (M + h D + h^2 K) a = tau(q, v) - C(q, v) v - g(q) - h K v,   v' = v + h a,   q' = q (+) h v'
+which linearises the forces at the end of the step (as MuJoCo's implicit damping), so gains far
+beyond the explicit bound stay stable. RK4 treats every force explicitly.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+from .crba import crba, ltdl_factor, ltdl_solve
+from .fk import body_world_poses, link_transforms, link_world_poses
+from .jcalc import FREE, SPHERICAL, primitive_nq, quat_multiply_exp, quat_to_rotation
+from .layout import DOF_VELOCITY_LIMIT, LINK_Q_START, LINK_TYPE, LINK_V_START
+from .passive import passive_forces
+from .rnea import rnea
+
+EULER = 0
+RK4 = 1
+# A speed past this [rad/s | m/s] is taken as divergence, not physics.
+DIVERGENCE_SPEED = 1e6
+
+
+@njit(cache=True)
+def allocate_workspace(nlink, nv):
+    """Scratch arrays shared by one env's steps (allocated once per trajectory)."""
+    E = np.empty((nlink, 3, 3))
+    r = np.empty((nlink, 3))
+    R3 = np.empty((3, 3))
+    p3 = np.empty(3)
+    links6 = np.empty((3, nlink, 6))
+    tmp6 = np.empty((3, 6))
+    Ic = np.empty((nlink, 6, 6))
+    X66 = np.empty((4, 6, 6))
+    M = np.empty((nv, nv))
+    vecs = np.empty((6, nv))
+    return E, r, R3, p3, links6, tmp6, Ic, X66, M, vecs
+
+
+@njit(cache=True)
+def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
+                 armature, gravity, q, qd, h, E, r, R3, p3, links6, tmp6, Ic, X66, M, vecs,
+                 qdd_out):
+    """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v); h = 0 gives the explicit map."""
+    nv = qd.shape[0]
+    bias = vecs[0]
+    zero = vecs[1]
+    tau = vecs[2]
+    K = vecs[3]
+    D = vecs[4]
+    for k in range(nv):
+        zero[k] = 0.0
+    link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, q, R3, p3, E, r)
+    rnea(link_table, S, I6, E, r, gravity, qd, zero, links6[0], links6[1], links6[2], tmp6, bias)
+    crba(link_table, S, I6, E, r, armature, Ic, X66[0:2], X66[2:4], M)
+    passive_forces(dof_table, q, qd, M, tau, K, D)
+    for k in range(nv):
+        M[k, k] += h * D[k] + h * h * K[k]
+        qdd_out[k] = tau[k] - bias[k] - h * K[k] * qd[k]
+    ltdl_factor(dof_parent, M)
+    ltdl_solve(dof_parent, M, qdd_out)
+
+
+@njit(cache=True)
+def integrate_configuration(link_table, q, v, h, q_out):
+    """q_out = q (+) h v: exact rotation for quaternions, linear elsewhere (q_out may alias q)."""
+    R = np.empty((3, 3))
+    for i in range(link_table.shape[0]):
+        kind = link_table[i, LINK_TYPE]
+        q0 = link_table[i, LINK_Q_START]
+        v0 = link_table[i, LINK_V_START]
+        if kind == SPHERICAL:
+            quat_multiply_exp(q, q0, v[v0], v[v0 + 1], v[v0 + 2], h, q_out)
+        elif kind == FREE:
+            quat_to_rotation(q[q0 + 3], q[q0 + 4], q[q0 + 5], q[q0 + 6], R)
+            for a in range(3):
+                q_out[q0 + a] = q[q0 + a] + h * (R[a, 0] * v[v0] + R[a, 1] * v[v0 + 1] + R[a, 2] * v[v0 + 2])
+            quat_multiply_exp(q, q0 + 3, v[v0 + 3], v[v0 + 4], v[v0 + 5], h, q_out)
+        else:
+            q_out[q0] = q[q0] + h * v[v0]
+
+
+@njit(cache=True)
+def configuration_rate(link_table, q, v, qdot_out):
+    """dq/dt for velocity v [nq]: quaternions move by q * (0, w) / 2, free positions by R v."""
+    R = np.empty((3, 3))
+    for i in range(link_table.shape[0]):
+        kind = link_table[i, LINK_TYPE]
+        q0 = link_table[i, LINK_Q_START]
+        v0 = link_table[i, LINK_V_START]
+        if kind == SPHERICAL or kind == FREE:
+            s = q0 if kind == SPHERICAL else q0 + 3
+            w0 = v0 if kind == SPHERICAL else v0 + 3
+            w, x, y, z = q[s], q[s + 1], q[s + 2], q[s + 3]
+            ox, oy, oz = v[w0], v[w0 + 1], v[w0 + 2]
+            qdot_out[s] = 0.5 * (-x * ox - y * oy - z * oz)
+            qdot_out[s + 1] = 0.5 * (w * ox + y * oz - z * oy)
+            qdot_out[s + 2] = 0.5 * (w * oy - x * oz + z * ox)
+            qdot_out[s + 3] = 0.5 * (w * oz + x * oy - y * ox)
+            if kind == FREE:
+                quat_to_rotation(w, x, y, z, R)
+                for a in range(3):
+                    qdot_out[q0 + a] = R[a, 0] * v[v0] + R[a, 1] * v[v0 + 1] + R[a, 2] * v[v0 + 2]
+        else:
+            qdot_out[q0] = v[v0]
+
+
+@njit(cache=True)
+def normalise_quaternions(link_table, q):
+    for i in range(link_table.shape[0]):
+        kind = link_table[i, LINK_TYPE]
+        if kind == SPHERICAL or kind == FREE:
+            s = link_table[i, LINK_Q_START] + (0 if kind == SPHERICAL else 3)
+            n = math.sqrt(q[s] ** 2 + q[s + 1] ** 2 + q[s + 2] ** 2 + q[s + 3] ** 2)
+            for a in range(4):
+                q[s + a] /= n
+
+
+@njit(cache=True)
+def clamp_velocities(dof_table, qd):
+    for k in range(qd.shape[0]):
+        bound = dof_table[k, DOF_VELOCITY_LIMIT]
+        if qd[k] > bound:
+            qd[k] = bound
+        elif qd[k] < -bound:
+            qd[k] = -bound
+
+
+@njit(cache=True)
+def failing_dof(link_table, q, qd):
+    """The first dof whose state is not finite or faster than DIVERGENCE_SPEED, else -1."""
+    for k in range(qd.shape[0]):
+        if not (abs(qd[k]) < DIVERGENCE_SPEED):
+            return k
+    for i in range(link_table.shape[0]):
+        q0 = link_table[i, LINK_Q_START]
+        for a in range(primitive_nq(link_table[i, LINK_TYPE])):
+            if not math.isfinite(q[q0 + a]):
+                return link_table[i, LINK_V_START]
+    return -1
+
+
+@njit(cache=True)
+def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
+                 armature, gravity, body_link, body_R_link, body_p_link, q0, qd0, dt, n_steps,
+                 integrator, record_every, q_traj_out, qd_traj_out, pose_traj_out, status_out):
+    """Step one env n_steps times from (q0, qd0), recording every record_every steps.
+
+    q_traj_out [T, nq], qd_traj_out [T, nv], pose_traj_out [T, nbody, 7] with
+    T = n_steps // record_every + 1. status_out [2] = (failing step, failing dof), -1 when fine.
+    """
+    nlink = link_table.shape[0]
+    nq = q0.shape[0]
+    nv = qd0.shape[0]
+    E, r, R3, p3, links6, tmp6, Ic, X66, M, vecs = allocate_workspace(nlink, nv)
+    Rw = np.empty((nlink, 3, 3))
+    pw = np.empty((nlink, 3))
+    q = q0.copy()
+    qd = qd0.copy()
+    qdd = np.empty(nv)
+    k_q = np.empty((5, nq))   # RK4: q stage, 4 rates
+    k_v = np.empty((5, nv))   # RK4: v stage, 4 accelerations
+    status_out[0] = -1
+    status_out[1] = -1
+    row = 0
+    for step in range(n_steps + 1):
+        if step % record_every == 0:
+            q_traj_out[row] = q
+            qd_traj_out[row] = qd
+            link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, q, R3, p3, E, r)
+            link_world_poses(link_table, E, r, Rw, pw)
+            body_world_poses(body_link, body_R_link, body_p_link, Rw, pw, R3, pose_traj_out[row])
+            row += 1
+        if step == n_steps:
+            break
+        if integrator == EULER:
+            acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent,
+                         dof_table, armature, gravity, q, qd, dt, E, r, R3, p3, links6, tmp6, Ic,
+                         X66, M, vecs, qdd)
+            for k in range(nv):
+                qd[k] += dt * qdd[k]
+            clamp_velocities(dof_table, qd)
+            integrate_configuration(link_table, q, qd, dt, q)
+        else:
+            for stage in range(4):
+                h = 0.0 if stage == 0 else (0.5 * dt if stage < 3 else dt)
+                for a in range(nq):
+                    k_q[4, a] = q[a] + h * k_q[stage - 1, a] if stage > 0 else q[a]
+                for k in range(nv):
+                    k_v[4, k] = qd[k] + h * k_v[stage - 1, k] if stage > 0 else qd[k]
+                normalise_quaternions(link_table, k_q[4])
+                configuration_rate(link_table, k_q[4], k_v[4], k_q[stage])
+                acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent,
+                             dof_table, armature, gravity, k_q[4], k_v[4], 0.0, E, r, R3, p3,
+                             links6, tmp6, Ic, X66, M, vecs, k_v[stage])
+            for a in range(nq):
+                q[a] += dt / 6.0 * (k_q[0, a] + 2.0 * k_q[1, a] + 2.0 * k_q[2, a] + k_q[3, a])
+            for k in range(nv):
+                qd[k] += dt / 6.0 * (k_v[0, k] + 2.0 * k_v[1, k] + 2.0 * k_v[2, k] + k_v[3, k])
+            normalise_quaternions(link_table, q)
+            clamp_velocities(dof_table, qd)
+        bad = failing_dof(link_table, q, qd)
+        if bad >= 0:
+            status_out[0] = step + 1
+            status_out[1] = bad
+            return
+
+
+@njit(cache=True, parallel=True)
+def simulate_envs(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
+                  armature, gravity, body_link, body_R_link, body_p_link, q0, qd0, dt, n_steps,
+                  integrator, record_every, q_traj_out, qd_traj_out, pose_traj_out, status_out):
+    """simulate_env for each env in parallel: q0 [n_envs, nq], qd0 [n_envs, nv], outputs with a
+    leading env axis. Envs are independent, so the result does not depend on the thread count."""
+    for e in prange(q0.shape[0]):
+        simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
+                     armature, gravity, body_link, body_R_link, body_p_link, q0[e], qd0[e], dt,
+                     n_steps, integrator, record_every, q_traj_out[e], qd_traj_out[e],
+                     pose_traj_out[e], status_out[e])
