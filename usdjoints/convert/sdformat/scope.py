@@ -186,8 +186,9 @@ def _merged(scope: Scope, element: etree._Element) -> list[Decl]:
     canonical = scope.canonical_link or next((d.name for d in scope.decls if d.kind == "link"), "")
     if not canonical:
         raise InputError(where(element), f"merged model '{scope.name}' has no link to attach its model frame to")
-    frame = Decl("frame", proxy, scope.pose, scope.relative_to, where(element), element, scope.version,
-                 attached_to=canonical)
+    # the proxy is attached to the canonical link but placed relative to the enclosing model
+    frame = Decl("frame", proxy, scope.pose, scope.relative_to or "__model__", where(element), element,
+                 scope.version, attached_to=canonical)
     decls = [frame]
     for d in scope.decls:
         def alias(name: str) -> str:
