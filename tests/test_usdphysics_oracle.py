@@ -278,3 +278,38 @@ def test_quirk_typo_joint_type_is_ignored():
     """Quirk: DistancePhysicsJoint with physics:* columns is not reported at all."""
     joints = _sample("bad_typo_joint_type")["joints"]
     assert "/World/Rope" not in joints and "/World/Spring" in joints
+
+
+def test_quirk_single_body_articulation_lists_only_the_world():
+    """Quirk: a one-body articulation welded to the world reports articulatedBodies = [world]."""
+    result = _inline('''
+    def Xform "Robot" (prepend apiSchemas = ["PhysicsArticulationRootAPI"])
+    {''' + _body("Link").replace("\n", "\n    ") + '''
+        def PhysicsRevoluteJoint "J"
+        {
+            rel physics:body1 = </World/Robot/Link>
+        }
+    }''')
+    (robot,) = result["articulations"]
+    assert robot["fixed_base"] and robot["links"] == [] and robot["joints"] == ["/World/Robot/J"]
+
+
+def test_benchmark_chain_stage_as_the_parser_reads_it(tmp_path):
+    """Oracle: OpenUSD's parser on benchmarks/make_chain_stage.py output (7 joints, chains of 3)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_chain_stage", SAMPLES.parent / "benchmarks" / "make_chain_stage.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for suffix in (".usda", ".usdc"):
+        path = module.make_chain_stage(tmp_path / f"chain{suffix}", n_joints=7, chain_length=3)
+        result = parse_with_usdphysics(Usd.Stage.Open(str(path)))
+        assert sorted(j["type"] for j in result["joints"].values()) == ["revolute"] * 7
+        assert [a["root_prims"] for a in result["articulations"]] == [[f"/World/Chain{c}/Joint0"] for c in range(3)]
+        assert all(a["fixed_base"] for a in result["articulations"])
+        first = result["joints"]["/World/Chain1/Joint0"]
+        assert first["body0"] is None and _close(first["local_pose0"]["position"], [0.25, 2.0, 1.0])
+        limited = [j for j in result["joints"].values() if j["limits"][0]["enabled"]]
+        driven = [j for j in result["joints"].values() if j["drives"]]
+        # per chain k = 0,1,2 | 0,1,2 | 0: limits where k % 2 == 0, drives where k % 3 == 0
+        assert len(limited) == 5 and len(driven) == 3
