@@ -6,6 +6,7 @@ unreadable input. Errors are one line on stderr; ``--verbose`` adds the tracebac
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Callable, Optional, Sequence
 
@@ -91,6 +92,8 @@ _EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
+    if args.verbose:
+        os.environ["USDJOINTS_VERBOSE"] = "1"
     try:
         return int(args.run(args))
     except UsdJointsError as error:

@@ -1,6 +1,7 @@
 """One joint prim as a consumer reads it: type, bodies, frames, limits, drives and couplings."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Mapping, Optional
 
@@ -77,9 +78,14 @@ def read_joint(prim, schema_type: str, joint_type: str, table: ColumnTable, bodi
     elif side0.body == side1.body:
         diagnostics.append(Diagnostic("error", path, f"both sides resolve to the same body {side0.body}",
                                       "same-body"))
+    for name in ("physics:localPos0", "physics:localPos1", "physics:localRot0", "physics:localRot1"):
+        resolved = columns[name]
+        if resolved.authored and resolved.value is not None and not all(math.isfinite(c) for c in resolved.value):
+            diagnostics.append(Diagnostic("error", path, f"{name} = {resolved.value} is not finite: "
+                                          "consumers produce an undefined frame", "non-finite"))
     for name in ("physics:localRot0", "physics:localRot1"):
         resolved = columns[name]
-        if resolved.authored and resolved.value is not None:
+        if resolved.authored and resolved.value is not None and all(math.isfinite(c) for c in resolved.value):
             norm = sum(c * c for c in resolved.value) ** 0.5
             if abs(norm - 1.0) > 1e-3:
                 diagnostics.append(Diagnostic("warning", path, f"{name} has norm {norm:.6g}: consumers normalise it",

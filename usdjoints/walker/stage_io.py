@@ -1,8 +1,10 @@
 """Opening a stage for a walk: whole-file problems become one-line :class:`InputError`."""
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import tempfile
 from typing import Union
 
 from .._schemas import ensure_physx_schemas
@@ -30,7 +32,8 @@ def open_stage(stage_or_path: StageLike):
     if not Sdf.FileFormat.FindByExtension(os.path.splitext(path)[1].lstrip(".") or "x"):
         raise InputError(path, "not a USD file (unknown extension)", "use .usda, .usdc or .usd")
     try:
-        stage = Usd.Stage.Open(path, Usd.Stage.LoadAll)
+        with _captured_native_stderr():
+            stage = Usd.Stage.Open(path, Usd.Stage.LoadAll)
     except Tf.ErrorException as error:
         raise InputError(path, f"USD cannot read this file: {_first_line(error)}") from error
     if stage is None:
@@ -43,6 +46,30 @@ def open_stage(stage_or_path: StageLike):
             f"{len(errors)} composition error(s) in all; fix the references or payloads",
         )
     return stage
+
+
+@contextlib.contextmanager
+def _captured_native_stderr():
+    """Hold back USD's own warnings while a stage opens; the walk reports problems itself.
+
+    USD prints composition warnings from C++ straight to file descriptor 2. They are replayed when
+    ``USDJOINTS_VERBOSE`` is set, so nothing is lost for someone debugging a stage.
+    """
+    try:
+        saved = os.dup(2)
+    except OSError:  # no real stderr (embedded interpreter): nothing to hold back
+        yield
+        return
+    with tempfile.TemporaryFile() as held:
+        os.dup2(held.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            if os.environ.get("USDJOINTS_VERBOSE"):
+                held.seek(0)
+                os.write(2, held.read())
 
 
 def _first_line(error) -> str:

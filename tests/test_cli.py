@@ -1,0 +1,153 @@
+"""The command line: exit codes, one-line errors, JSON shape, start-up cost.
+
+Oracles: the public interface in ARCHITECTURE.md (exit codes 0/1/2, JSON keys, no bare
+Infinity/NaN) and the process itself (what `python -X importtime`-free checks can see: numba is
+not loaded, the run is short).
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import REPO, SAMPLE_STAGES
+from usdjoints.cli import main
+
+WALK_KEYS = {"schema", "stage", "consumer", "units", "bodies", "articulations", "joints", "diagnostics"}
+JOINT_KEYS = {"path", "type", "enabled", "exclude_from_articulation", "articulation", "body0", "body1",
+              "local_pose0", "local_pose1", "axis", "limits", "drives", "coupling", "columns"}
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("path", SAMPLE_STAGES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("consumer", ["ovphysx", "usdphysics", "usdjoints"])
+def test_walk_json_for_every_sample(capsys, path, consumer):
+    code, out, err = run(capsys, "walk", str(path), "--consumer", consumer, "--format", "json")
+    assert code == 0, err
+    assert "Infinity" not in out and "NaN" not in out
+    document = json.loads(out)
+    assert WALK_KEYS <= set(document)
+    assert document["schema"] == "usdjoints.walk/1" and document["consumer"] == consumer
+    for joint in document["joints"]:
+        assert JOINT_KEYS <= set(joint)
+        for column in joint["columns"].values():
+            assert column["source"] in ("authored", "fallback", "parser_default", "blocked", "missing")
+
+
+def test_walk_text(capsys):
+    code, out, _ = run(capsys, "walk", str(REPO / "sample_stages" / "bad_onesided_limit.usda"))
+    assert code == 0
+    assert "locks the hinge at [0, 0]" in out
+
+
+def test_columns_rack_shows_seed_columns(capsys):
+    code, out, _ = run(capsys, "columns", "PhysxPhysicsRackAndPinionJoint")
+    assert code == 0
+    for name in ("physics:body0", "physics:body1", "physics:localPos0", "physics:localRot0", "physics:localPos1",
+                 "physics:localRot1", "physics:jointEnabled", "physics:collisionEnabled", "physics:breakForce",
+                 "physics:breakTorque", "physics:excludeFromArticulation", "physics:ratio", "physics:hinge",
+                 "physics:prismatic"):
+        assert name in out
+
+
+def test_columns_json(capsys):
+    code, out, _ = run(capsys, "columns", "PhysicsRevoluteJoint", "--format", "json")
+    assert code == 0
+    document = json.loads(out)
+    names = {c["name"] for c in document["columns"]}
+    assert {"physics:lowerLimit", "physics:upperLimit", "physics:axis"} <= names
+
+
+def _one_line_error(capsys, *argv) -> str:
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+def test_missing_file(capsys, tmp_path):
+    line = _one_line_error(capsys, "walk", str(tmp_path / "nope.usda"))
+    assert "nope.usda" in line
+
+
+def test_not_usd(capsys, tmp_path):
+    path = tmp_path / "garbage.usda"
+    path.write_text("this is not a layer {{{")
+    line = _one_line_error(capsys, "walk", str(path))
+    assert "garbage.usda" in line
+
+
+def test_unknown_extension(capsys, tmp_path):
+    path = tmp_path / "robot.txt"
+    path.write_text("#usda 1.0\n")
+    assert "robot.txt" in _one_line_error(capsys, "walk", str(path))
+
+
+def test_composition_error(capsys, tmp_path):
+    path = tmp_path / "broken.usda"
+    path.write_text('#usda 1.0\ndef Xform "A" (references = @missing_asset.usda@) {}\n')
+    line = _one_line_error(capsys, "walk", str(path))
+    assert "broken.usda" in line and "composition" in line
+
+
+def test_unknown_consumer_is_usage_error(capsys, tmp_path):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["walk", str(SAMPLE_STAGES[0]), "--consumer", "bullet"])
+    assert exit_info.value.code == 2
+
+
+def test_empty_stage(capsys, tmp_path):
+    path = tmp_path / "empty.usda"
+    path.write_text("#usda 1.0\n")
+    code, out, _ = run(capsys, "walk", str(path), "--format", "json")
+    assert code == 0
+    document = json.loads(out)
+    assert document["joints"] == [] and document["bodies"] == []
+
+
+def test_nan_pose_and_dangling_target_are_diagnostics(capsys, tmp_path):
+    path = tmp_path / "bad_prims.usda"
+    path.write_text("""#usda 1.0
+def Xform "World" {
+    def Xform "A" (prepend apiSchemas = ["PhysicsRigidBodyAPI"]) {}
+    def PhysicsRevoluteJoint "J" {
+        rel physics:body0 = </World/Missing>
+        rel physics:body1 = </World/A>
+        point3f physics:localPos0 = (nan, 0, inf)
+    }
+}
+""")
+    code, out, _ = run(capsys, "walk", str(path), "--format", "json")
+    assert code == 0
+    assert "NaN" not in out and "Infinity" not in out
+    document = json.loads(out)
+    codes = {d["code"] for d in document["diagnostics"]}
+    assert {"non-finite", "dangling-body"} <= codes
+    joint = document["joints"][0]
+    assert joint["body0"] is None and joint["body1"] == "/World/A"
+    assert joint["columns"]["physics:localPos0"]["value"] == ["nan", 0.0, "inf"]
+
+
+def test_walk_starts_fast_without_numba(tmp_path):
+    """A small stage walks in well under 0.5 s of process time, and numba is never imported."""
+    script = (
+        "import sys, time, resource\n"
+        "from usdjoints.cli import main\n"
+        f"code = main(['walk', {str(REPO / 'sample_stages' / 'revolute_basic.usda')!r}, '--format', 'json'])\n"
+        "usage = resource.getrusage(resource.RUSAGE_SELF)\n"
+        "sys.stderr.write(f'{usage.ru_utime + usage.ru_stime} {\"numba\" in sys.modules}\\n')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    cpu_seconds, numba_loaded = result.stderr.strip().splitlines()[-1].split()
+    assert numba_loaded == "False"
+    assert float(cpu_seconds) < 0.5, cpu_seconds
