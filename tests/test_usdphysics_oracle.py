@@ -313,3 +313,21 @@ def test_benchmark_chain_stage_as_the_parser_reads_it(tmp_path):
         driven = [j for j in result["joints"].values() if j["drives"]]
         # per chain k = 0,1,2 | 0,1,2 | 0: limits where k % 2 == 0, drives where k % 3 == 0
         assert len(limited) == 5 and len(driven) == 3
+
+
+def test_samples_are_complete_enough_to_simulate():
+    """Oracle: USD metadata and applied schemas; units, a scene, mass and a collider per body."""
+    from pxr import UsdGeom, UsdPhysics
+
+    for path in sorted(SAMPLES.glob("*.usda")):
+        stage = Usd.Stage.Open(str(path))
+        for key in ("metersPerUnit", "kilogramsPerUnit", "upAxis"):
+            assert stage.HasAuthoredMetadata(key), (path.name, key)
+        prims = list(stage.Traverse())
+        assert any(prim.IsA(UsdPhysics.Scene) for prim in prims), path.name
+        for body in (prim for prim in prims if prim.HasAPI(UsdPhysics.RigidBodyAPI)):
+            mass = UsdPhysics.MassAPI(body)
+            assert mass.GetMassAttr().HasAuthoredValue() and mass.GetDiagonalInertiaAttr().HasAuthoredValue(), body.GetPath()
+            colliders = [p for p in Usd.PrimRange(body) if p.HasAPI(UsdPhysics.CollisionAPI)]
+            assert colliders and all(p.IsA(UsdGeom.Cube) or p.IsA(UsdGeom.Sphere) or p.IsA(UsdGeom.Capsule)
+                                     for p in colliders), body.GetPath()
