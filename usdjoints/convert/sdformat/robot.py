@@ -82,7 +82,6 @@ class _Builder:
         self.frames: list[ir.Frame] = []
         self.notes: list[ReportEntry] = []
         self.link_poses: dict[str, Pose] = {"world": IDENTITY}
-        self._pending: list = []
 
     def world(self, graph: FrameGraph) -> None:
         for d in graph.scope.decls:
