@@ -16,9 +16,12 @@ Authoring policy (why each value is what it is):
 * ``<dynamics>`` damping becomes PhysxJointAxisAPI viscousFrictionCoefficient (angular: per degree,
   since PhysX multiplies it by 180/π), friction becomes both static and dynamic friction efforts;
   the velocity limit becomes maxJointVelocity (angular: [deg/s]).
-* Mimic: PhysX enforces ``q_follower + gearing · q_reference + offset = 0``; the IR's
-  ``q = multiplier · q_reference + offset`` gives ``gearing = -multiplier`` and ``offset = -offset``
-  (an angle in [rad]: PhysX applies the offset untouched in its internal units).
+* Mimic: PhysX enforces ``q_follower + gearing · q_reference + offset = 0`` with positions in USD
+  units (degrees for angular joints; measured with ovphysx 0.7: an offset written as 0.1 moved a
+  revolute follower by 0.1°). The IR's ``q = multiplier · q_reference + offset`` [rad or m] gives
+  ``gearing = -multiplier · c_follower / c_reference`` and ``offset = -offset · c_follower`` where
+  ``c`` is 180/π for an angular joint and 1 for a linear one. PhysX requires the reference joint
+  to have finite limits (a continuous reference is reported).
 """
 from __future__ import annotations
 
@@ -260,22 +263,35 @@ def _write_two_rotations(prim, joint: Joint, robot: RobotIR, notes: Notes) -> No
 def _write_mimic(prim, joint: Joint, robot: RobotIR, notes: Notes, joint_paths: dict[str, Sdf.Path]) -> None:
     mimic = joint.mimic
     reference = joint_paths.get(mimic.reference)
-    if reference is None or joint.type not in (_ANGULAR_TYPES | {JointType.PRISMATIC}):
+    if joint.type not in (_ANGULAR_TYPES | {JointType.PRISMATIC}):
         notes.add(EntryKind.DROPPED, str(mimic.source), f"joint {joint.name!r} mimic",
-                  f"the reference joint {mimic.reference!r} is not written or the follower is not a single-axis joint")
+                  f"a {joint.type.value} joint has no position to couple")
         return
+    if reference is None or robot.joint(mimic.reference).type not in (_ANGULAR_TYPES | {JointType.PRISMATIC}):
+        notes.add(EntryKind.DROPPED, str(mimic.source), f"joint {joint.name!r} mimic",
+                  f"the reference joint {mimic.reference!r} is not a written single-axis joint")
+        return
+    if robot.joint(mimic.reference).type is JointType.CONTINUOUS:
+        notes.add(EntryKind.WARNING, str(mimic.source), f"joint {joint.name!r} mimic",
+                  f"reference {mimic.reference!r} is continuous: PhysX ignores a mimic whose reference has no limits")
     multiplier = robot.defaults.mimic_multiplier if mimic.multiplier is None else mimic.multiplier
     offset = robot.defaults.mimic_offset if mimic.offset is None else mimic.offset
     for name, value in (("multiplier", mimic.multiplier), ("offset", mimic.offset)):
         if value is None:
             notes.add(EntryKind.DEFAULT, str(mimic.source), f"joint {joint.name!r} mimic {name}",
                       f"not written; the {robot.defaults.format} default is used")
+    reference_joint = robot.joint(mimic.reference)
+    # PhysX relates the two positions in USD units (degrees for angular axes, metres for linear)
+    follower_scale = rad_to_deg(1.0) if joint.type in _ANGULAR_TYPES else 1.0
+    reference_scale = rad_to_deg(1.0) if reference_joint.type in _ANGULAR_TYPES else 1.0
+    gearing = -multiplier * follower_scale / reference_scale
+    offset_usd = -offset * follower_scale
     instance = "rotX"  # every written joint uses the token axis X
     prim.AddAppliedSchema(f"PhysxMimicJointAPI:{instance}")
     prefix = f"physxMimicJoint:{instance}"
     prim.CreateRelationship(f"{prefix}:referenceJoint").SetTargets([reference])
     prim.CreateAttribute(f"{prefix}:referenceJointAxis", Sdf.ValueTypeNames.Token, custom=False,
                          variability=Sdf.VariabilityUniform).Set("rotX")
-    prim.CreateAttribute(f"{prefix}:gearing", Sdf.ValueTypeNames.Float).Set(float(-multiplier))
-    prim.CreateAttribute(f"{prefix}:offset", Sdf.ValueTypeNames.Float).Set(float(-offset))
+    prim.CreateAttribute(f"{prefix}:gearing", Sdf.ValueTypeNames.Float).Set(float(gearing))
+    prim.CreateAttribute(f"{prefix}:offset", Sdf.ValueTypeNames.Float).Set(float(offset_usd))
 
