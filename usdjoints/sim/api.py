@@ -104,6 +104,19 @@ def forward_dynamics(model: ArticulatedModel, q, qd, tau) -> np.ndarray:
     return qdd
 
 
+def integrate_configuration(model: ArticulatedModel, q, v, dt: float) -> np.ndarray:
+    """q (+) dt v [nq]: scalar coordinates move linearly, quaternions rotate exactly by the body
+    angular velocity, free-joint positions by the linear velocity rotated into the joint frame."""
+    from .kernels.integrate import integrate_configuration as integrate_kernel
+
+    pm = _model(model)
+    q = _state("q", q, pm.nq)
+    v = _state("v", v, pm.nv)
+    out = np.empty(pm.nq)
+    integrate_kernel(pm.link_table, q, v, float(dt), out)
+    return out
+
+
 def _batch(name: str, value, default: np.ndarray, n_envs: int) -> np.ndarray:
     array = default if value is None else np.asarray(value, dtype=np.float64)
     size = default.shape[0]

@@ -40,11 +40,12 @@ def crba(link_table, S, I6, E, r, armature, Ic_work, X_work, F_work, M_out):
                     s += Ic_work[i, k, m] * S[i, m, c]
                 F[k, c] = s
         for a in range(n):
-            for c in range(n):
+            for c in range(a, n):
                 s = 0.0
                 for k in range(6):
                     s += S[i, k, a] * F[k, c]
                 M_out[vi + a, vi + c] = s
+                M_out[vi + c, vi + a] = s
         j = i
         while link_table[j, LINK_PARENT] >= 0:
             # carry the force set one link up: F <- X_j^T F
