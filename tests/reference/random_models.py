@@ -25,30 +25,42 @@ def random_inertia(rng):
 
 
 def random_tree(seed, n_bodies=8, free_base=True, kinds=("revolute", "prismatic", "spherical", "d6", "fixed"),
-                armature=True, joint_child_offsets=True):
-    """A tree with a free (or revolute) root and random joints, frames, inertias and armature."""
+                armature=True, joint_child_offsets=True, depth_first=False):
+    """A tree with a free (or revolute) root and random joints, frames, inertias and armature.
+
+    ``depth_first`` adds the bodies in depth-first order (every subtree's dofs contiguous), which
+    pinocchio's CRBA assumes; otherwise bodies come in the order drawn (topological only).
+    """
     rng = np.random.default_rng(seed)
-    b = ModelBuilder(gravity=rng.normal(size=3) * 3.0 + np.array([0.0, 0.0, -9.81]))
-    names = []
+    gravity = rng.normal(size=3) * 3.0 + np.array([0.0, 0.0, -9.81])
+    parents = [-1] + [int(rng.integers(i)) for i in range(1, n_bodies)]
+    specs = []
     for i in range(n_bodies):
         if i == 0:
             kind = "free" if free_base else "revolute"
-            parent = None
         else:
             kind = kinds[rng.integers(len(kinds))] if i > 1 else "revolute"
-            parent = names[rng.integers(len(names))]
         d6 = tuple(a for a in D6_AXES if rng.random() < 0.5) or ("rotY",) if kind == "d6" else ()
         axis = rng.normal(size=3)
         nv = {"revolute": 1, "prismatic": 1, "spherical": 3, "free": 6, "d6": len(d6), "fixed": 0}[kind]
         extra = {"armature": rng.uniform(0.0, 0.2, size=nv)} if armature and nv else {}
-        name = f"b{i}"
-        b.add_body(name, parent=parent, joint_type=kind, mass=rng.uniform(0.5, 3.0),
-                   com=rng.normal(size=3) * 0.2, inertia=random_inertia(rng),
-                   R_parent_joint=random_rotation(rng), p_parent_joint=rng.normal(size=3) * 0.5,
-                   R_joint_child=random_rotation(rng) if joint_child_offsets else None,
-                   p_joint_child=rng.normal(size=3) * 0.3 if joint_child_offsets else (0, 0, 0),
-                   axis=axis / np.linalg.norm(axis), d6_axes=d6, **extra)
-        names.append(name)
+        specs.append(dict(
+            parent=None if parents[i] < 0 else f"b{parents[i]}", joint_type=kind,
+            mass=rng.uniform(0.5, 3.0), com=rng.normal(size=3) * 0.2, inertia=random_inertia(rng),
+            R_parent_joint=random_rotation(rng), p_parent_joint=rng.normal(size=3) * 0.5,
+            R_joint_child=random_rotation(rng) if joint_child_offsets else None,
+            p_joint_child=rng.normal(size=3) * 0.3 if joint_child_offsets else (0, 0, 0),
+            axis=axis / np.linalg.norm(axis), d6_axes=d6, **extra))
+    order = list(range(n_bodies))
+    if depth_first:
+        order, stack = [], [0]
+        while stack:
+            i = stack.pop()
+            order.append(i)
+            stack.extend(sorted((c for c in range(n_bodies) if parents[c] == i), reverse=True))
+    b = ModelBuilder(gravity=gravity)
+    for i in order:
+        b.add_body(f"b{i}", **specs[i])
     return b.build()
 
 
