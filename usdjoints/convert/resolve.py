@@ -39,7 +39,8 @@ class ResourceLocator:
 
     def resolve(self, uri: str) -> Resolution:
         if uri.startswith("package://"):
-            name, _, rest = uri[len("package://"):].partition("/")
+            # package:///name/... (an empty authority) is seen in the wild; read it as package://name/...
+            name, _, rest = uri[len("package://"):].lstrip("/").partition("/")
             return _first_existing(self._package_candidates(name, rest))
         if uri.startswith("model://"):
             # SDFormat's model URIs resolve like packages against the resource paths.
