@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import REPO, SAMPLE_STAGES
+from samples import REPO, SAMPLE_STAGES
 from usdjoints.cli import main
 
 WALK_KEYS = {"schema", "stage", "consumer", "units", "bodies", "articulations", "joints", "diagnostics"}

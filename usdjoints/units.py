@@ -39,3 +39,28 @@ def length_to_meters(length: float, meters_per_unit: float) -> float:
 def mass_to_kilograms(mass: float, kilograms_per_unit: float) -> float:
     """A mass [stage mass unit] -> [kg]."""
     return mass * kilograms_per_unit
+
+
+def force_to_newtons(force: float, meters_per_unit: float, kilograms_per_unit: float) -> float:
+    """A force [stage mass · stage length / s^2] -> [N]."""
+    return force * kilograms_per_unit * meters_per_unit
+
+
+def torque_to_newton_meters(torque: float, meters_per_unit: float, kilograms_per_unit: float) -> float:
+    """A torque [stage mass · stage length^2 / s^2] -> [N·m]."""
+    return torque * kilograms_per_unit * meters_per_unit * meters_per_unit
+
+
+def linear_stiffness_to_si(stiffness: float, kilograms_per_unit: float) -> float:
+    """A linear stiffness [stage force / stage length] -> [N/m] (the lengths cancel)."""
+    return stiffness * kilograms_per_unit
+
+
+def angular_gain_to_si(gain_per_deg: float, meters_per_unit: float, kilograms_per_unit: float) -> float:
+    """An angular stiffness [stage torque/deg] or damping [stage torque·s/deg] -> per radian, SI."""
+    return angular_gain_per_deg_to_per_rad(torque_to_newton_meters(gain_per_deg, meters_per_unit, kilograms_per_unit))
+
+
+def rotational_inertia_to_si(inertia: float, meters_per_unit: float, kilograms_per_unit: float) -> float:
+    """A moment of inertia [stage mass · stage length^2] -> [kg·m^2]."""
+    return inertia * kilograms_per_unit * meters_per_unit * meters_per_unit

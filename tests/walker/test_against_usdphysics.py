@@ -11,7 +11,7 @@ import math
 import pytest
 from pxr import Usd
 
-from conftest import SAMPLE_STAGES
+from samples import SAMPLE_STAGES
 from usdjoints.walker import walk
 from usdphysics_oracle import parse_with_usdphysics
 

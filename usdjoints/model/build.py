@@ -1,0 +1,301 @@
+"""StageDescription -> ArticulatedModel: the boundary where a stage becomes arrays.
+
+Every unit conversion happens here, once: stage lengths and masses to SI, degrees to radians,
+per-degree gains to per-radian. Joints become a forest: each connected set of dynamic bodies is
+one tree, rooted where a joint ties it to the world (fixed base) or, when none does, at its
+articulation's base (or first body) on a free joint. What the simulator does not handle yet is
+rejected here with a message naming the prims.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections import defaultdict, deque
+from typing import Optional
+
+import numpy as np
+
+from .. import units
+from ..descriptors import JointDesc, StageDescription
+from ..errors import UnsupportedFeature
+from .builder import Drive, ModelBuilder
+from .initial_state import initial_q, initial_qd
+from .mass import body_mass_properties
+from .rotation import matrix_to_quat, quat_to_matrix
+
+# Soft joint limits stand in for PhysX's hard limits: a critically damped spring whose natural
+# period is LIMIT_TIME_CONSTANT at the joint's effective inertia (MuJoCo's solref default).
+LIMIT_TIME_CONSTANT = 0.02  # [s]
+STANDARD_GRAVITY = 9.81  # [m/s^2]
+_AXES = {"X": np.array([1.0, 0.0, 0.0]), "Y": np.array([0.0, 1.0, 0.0]), "Z": np.array([0.0, 0.0, 1.0])}
+_D6_TRANSLATIONS = ("transX", "transY", "transZ")
+_D6_ROTATIONS = ("rotX", "rotY", "rotZ")
+_SIMULATED_TYPES = ("revolute", "prismatic", "spherical", "fixed", "d6")
+
+
+def load_model(stage_or_path) -> "ArticulatedModel":  # noqa: F821
+    """Walk a stage (or path) as usdjoints reads it and build its model."""
+    from ..walker import walk
+    from ..walker.stage_io import open_stage
+
+    stage = open_stage(stage_or_path)
+    return build_model(walk(stage, consumer="usdjoints"), stage)
+
+
+def build_model(description: StageDescription, stage) -> "ArticulatedModel":  # noqa: F821
+    if description.consumer != "usdjoints":
+        raise ValueError("build_model needs a walk made with consumer='usdjoints'")
+    mpu = float(description.units.meters_per_unit.value)
+    kpu = float(description.units.kilograms_per_unit.value)
+    dynamic = {b.path: b for b in description.bodies if b.enabled and not b.kinematic}
+    joints = [j for j in description.joints if j.enabled and (j.body0 in dynamic or j.body1 in dynamic)]
+    _reject_unsupported(joints, dynamic)
+
+    tree = _spanning_forest(description, joints, dynamic)
+    builder = ModelBuilder(gravity=_gravity(stage, description.units.up_axis.value, mpu))
+    q0_parts: dict[str, np.ndarray] = {}
+    for body_path, joint, parent in tree:
+        body = dynamic[body_path]
+        mass = body_mass_properties(stage, body_path, body.columns, mpu, kpu)
+        R_world_body = quat_to_matrix(body.world_pose.orientation)
+        p_world_body = np.array(body.world_pose.position) * mpu
+        if joint is None:  # a free root
+            builder.add_body(body_path, parent=None, joint_type="free", joint_name=body_path,
+                             mass=mass.mass, com=mass.com, inertia=mass.inertia)
+            q0_parts[body_path] = np.concatenate([p_world_body, matrix_to_quat(R_world_body)])
+            continue
+        args, q0 = _joint_arguments(joint, body_path, parent, dynamic, mpu, kpu)
+        builder.add_body(body_path, parent=parent, joint_name=joint.path, mass=mass.mass, com=mass.com,
+                         inertia=mass.inertia, **args)
+        if q0 is not None:
+            q0_parts[joint.path] = q0
+    model = builder.build()
+    model = dataclasses.replace(model, q_initial=initial_q(model, q0_parts, tree, description, mpu),
+                                qd_initial=initial_qd(model, tree, description, dynamic, mpu))
+    return _with_limit_springs(model)
+
+
+def _reject_unsupported(joints: list[JointDesc], dynamic: dict) -> None:
+    problems = []
+    for joint in joints:
+        if joint.type not in _SIMULATED_TYPES:
+            problems.append(f"{joint.path} ({joint.type} joint)")
+        elif joint.mimics:
+            problems.append(f"{joint.path} (PhysxMimicJointAPI)")
+        elif joint.exclude_from_articulation:
+            problems.append(f"{joint.path} (excludeFromArticulation: a loop-closing constraint)")
+    if problems:
+        raise UnsupportedFeature(
+            "the simulator does not handle these joints yet: " + ", ".join(problems)
+            + "; remove or disable them (physics:jointEnabled = false) to simulate the rest")
+
+
+def _spanning_forest(description: StageDescription, joints: list[JointDesc], dynamic: dict):
+    """(body, joint or None for a free root, parent body or None) in topological order."""
+    adjacency = defaultdict(list)
+    anchors = {}
+    for joint in joints:
+        b0 = joint.body0 if joint.body0 in dynamic else None
+        b1 = joint.body1 if joint.body1 in dynamic else None
+        if b0 and b1:
+            adjacency[b0].append((joint, b1))
+            adjacency[b1].append((joint, b0))
+        else:
+            anchors.setdefault(b0 or b1, []).append(joint)
+    preferred = [a.base for a in description.articulations if a.base in dynamic]
+    order = preferred + [b.path for b in description.bodies if b.path in dynamic]
+    component_of: dict[str, int] = {}
+    components: list[list[str]] = []
+    for start in order:
+        if start in component_of:
+            continue
+        members, queue = [], deque([start])
+        component_of[start] = len(components)
+        while queue:
+            body = queue.popleft()
+            members.append(body)
+            for _, other in adjacency[body]:
+                if other not in component_of:
+                    component_of[other] = len(components)
+                    queue.append(other)
+        components.append(members)
+
+    tree, used, loops = [], set(), []
+    for members in components:
+        anchored = [b for b in members if b in anchors]
+        root = anchored[0] if anchored else members[0]
+        for body in anchored:
+            extra = anchors[body][1:] if body == root else anchors[body]
+            loops.extend(j.path for j in extra)
+        tree.append((root, anchors[root][0] if anchored else None, None))
+        if anchored:
+            used.add(anchors[root][0].path)
+        seen, queue = {root}, deque([root])
+        while queue:
+            body = queue.popleft()
+            for joint, other in adjacency[body]:
+                if joint.path in used:
+                    continue
+                used.add(joint.path)
+                if other in seen:
+                    loops.append(joint.path)
+                    continue
+                seen.add(other)
+                tree.append((other, joint, body))
+                queue.append(other)
+    if loops:
+        raise UnsupportedFeature(
+            "these joints close kinematic loops, which the simulator does not handle yet: "
+            + ", ".join(sorted(set(loops))) + "; mark them excludeFromArticulation or disable them")
+    return tree
+
+
+def _pose(pose, mpu: float):
+    return quat_to_matrix(pose.orientation), np.array(pose.position, dtype=float) * mpu
+
+
+def _joint_arguments(joint: JointDesc, child: str, parent: Optional[str], dynamic, mpu: float, kpu: float):
+    """ModelBuilder arguments for ``joint`` carrying ``child`` from ``parent`` (None = world)."""
+    child_is_body1 = joint.body1 == child
+    parent_pose, child_pose = (joint.local_pose0, joint.local_pose1) if child_is_body1 else \
+        (joint.local_pose1, joint.local_pose0)
+    R_pj, p_pj = _pose(parent_pose, mpu)
+    R_cj, p_cj = _pose(child_pose, mpu)
+    sign = 1.0 if child_is_body1 else -1.0
+    args = dict(R_parent_joint=R_pj, p_parent_joint=p_pj, R_joint_child=R_cj.T, p_joint_child=-R_cj.T @ p_cj)
+    if joint.type == "fixed":
+        args["joint_type"] = "fixed"
+        return args, None
+    if joint.type == "spherical":
+        args["joint_type"] = "spherical"
+        args.update(_passive(joint, ("rotX", "rotY", "rotZ"), mpu, kpu))
+        return args, None
+    if joint.type in ("revolute", "prismatic"):
+        axis = sign * _AXES[joint.axis or "X"]
+        dof = "angular" if joint.type == "revolute" else "linear"
+        args.update(joint_type=joint.type, axis=axis)
+        args.update(_limits_and_drives(joint, (dof,), mpu, kpu))
+        args.update(_passive(joint, (dof,), mpu, kpu))
+        return args, None
+    if not child_is_body1:
+        raise UnsupportedFeature(f"{joint.path}: a D6 joint whose body0 is the child in the tree; "
+                                 "swap body0 and body1 (and their local frames)")
+    free = _d6_free_axes(joint)
+    args.update(joint_type="d6", d6_axes=free)
+    if free:
+        args.update(_limits_and_drives(joint, free, mpu, kpu))
+        args.update(_passive(joint, free, mpu, kpu))
+    return args, None
+
+
+def _d6_free_axes(joint: JointDesc) -> tuple[str, ...]:
+    """A D6 axis is free unless PhysicsLimitAPI locks it (low > high)."""
+    locked = {l.dof for l in joint.limits if l.dof != "distance" and l.low > l.high}
+    return tuple(a for a in _D6_TRANSLATIONS + _D6_ROTATIONS if a not in locked)
+
+
+def _is_rotational(dof: str) -> bool:
+    return dof in ("angular", "rotX", "rotY", "rotZ")
+
+
+def _limits_and_drives(joint: JointDesc, dofs: tuple[str, ...], mpu: float, kpu: float) -> dict:
+    limits = {l.dof: l for l in joint.limits}
+    drives = {d.dof: d for d in joint.drives}
+    lower, upper, drive_list = [], [], []
+    for dof in dofs:
+        limit = limits.get(dof)
+        rotational = _is_rotational(dof)
+        if limit is not None and limit.enabled:
+            to_si = units.deg_to_rad if rotational else (lambda x: x * mpu)
+            lower.append(to_si(limit.low) if math.isfinite(limit.low) else -math.inf)
+            upper.append(to_si(limit.high) if math.isfinite(limit.high) else math.inf)
+        else:
+            lower.append(-math.inf)
+            upper.append(math.inf)
+        drive = drives.get(dof)
+        drive_list.append(None if drive is None else _drive(drive, rotational, mpu, kpu))
+    return {"lower": lower, "upper": upper, "drive": drive_list}
+
+
+def _drive(drive, rotational: bool, mpu: float, kpu: float) -> Drive:
+    if drive.type == "acceleration":
+        # acceleration drives carry gains per unit of inertia: only the angle unit converts
+        gain = units.angular_gain_per_deg_to_per_rad if rotational else (lambda g: g)
+        stiffness, damping = gain(drive.stiffness), gain(drive.damping)
+    elif rotational:
+        stiffness = units.angular_gain_to_si(drive.stiffness, mpu, kpu)
+        damping = units.angular_gain_to_si(drive.damping, mpu, kpu)
+    else:
+        stiffness = units.linear_stiffness_to_si(drive.stiffness, kpu)
+        damping = units.linear_stiffness_to_si(drive.damping, kpu)
+    if rotational:
+        max_force = units.torque_to_newton_meters(drive.max_force, mpu, kpu)
+        target, velocity = units.deg_to_rad(drive.target_position), units.deg_to_rad(drive.target_velocity)
+    else:
+        max_force = units.force_to_newtons(drive.max_force, mpu, kpu)
+        target, velocity = drive.target_position * mpu, drive.target_velocity * mpu
+    return Drive(type=drive.type, stiffness=stiffness, damping=damping, max_force=max_force,
+                 target_position=target, target_velocity=velocity)
+
+
+def _passive(joint: JointDesc, dofs: tuple[str, ...], mpu: float, kpu: float) -> dict:
+    """PhysxJointAxisAPI armature, viscous and static friction and speed limit, per dof."""
+    out = {"armature": [], "damping": [], "friction_loss": [], "velocity_limit": []}
+    for dof in dofs:
+        prefix = f"physxJointAxis:{dof}:"
+        rotational = _is_rotational(dof)
+
+        def column(name, default=0.0):
+            resolved = joint.columns.get(prefix + name)
+            return default if resolved is None or resolved.value is None else float(resolved.value)
+
+        armature = column("armature")
+        viscous = column("viscousFrictionCoefficient")
+        friction = column("staticFrictionEffort")
+        speed = column("maxJointVelocity", math.inf)
+        if rotational:
+            out["armature"].append(units.rotational_inertia_to_si(armature, mpu, kpu))
+            out["damping"].append(units.angular_gain_to_si(viscous, mpu, kpu))
+            out["friction_loss"].append(units.torque_to_newton_meters(friction, mpu, kpu))
+            out["velocity_limit"].append(units.deg_to_rad(speed) if math.isfinite(speed) else math.inf)
+        else:
+            out["armature"].append(armature * kpu)
+            out["damping"].append(units.linear_stiffness_to_si(viscous, kpu))
+            out["friction_loss"].append(units.force_to_newtons(friction, mpu, kpu))
+            out["velocity_limit"].append(speed * mpu if math.isfinite(speed) else math.inf)
+    return out
+
+
+def _gravity(stage, up_axis: str, mpu: float) -> np.ndarray:
+    """Gravity [m/s^2] from the first PhysicsScene, else standard gravity against the up axis."""
+    from pxr import Usd, UsdPhysics
+
+    direction = -_AXES.get(up_axis, _AXES["Z"])
+    magnitude = STANDARD_GRAVITY
+    for prim in Usd.PrimRange.Stage(stage):
+        if prim.IsA(UsdPhysics.Scene):
+            scene = UsdPhysics.Scene(prim)
+            authored = np.array(scene.GetGravityDirectionAttr().Get(), dtype=float)
+            if np.linalg.norm(authored) > 0.0:
+                direction = authored / np.linalg.norm(authored)
+            value = float(scene.GetGravityMagnitudeAttr().Get())
+            if value > -0.5e38:  # -inf is the schema's "earth gravity in stage units"
+                magnitude = value * mpu
+            break
+    return direction * magnitude
+
+
+def _with_limit_springs(model):
+    """Give every finite limit a critically damped spring scaled by the dof's effective inertia."""
+    limited = np.isfinite(model.dof_lower) | np.isfinite(model.dof_upper)
+    if not limited.any():
+        return model
+    from ..sim.api import mass_matrix
+
+    inertia = np.diag(mass_matrix(model, model.q_initial)) + model.dof_armature
+    omega = 2.0 * math.pi / LIMIT_TIME_CONSTANT
+    stiffness = np.where(limited & (model.dof_limit_stiffness == 0.0), inertia * omega * omega,
+                         model.dof_limit_stiffness)
+    damping = np.where(limited & (model.dof_limit_damping == 0.0), 2.0 * inertia * omega, model.dof_limit_damping)
+    return dataclasses.replace(model, dof_limit_stiffness=stiffness, dof_limit_damping=damping)
+
