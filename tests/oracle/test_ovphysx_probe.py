@@ -14,14 +14,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
-
+from ovphysx_runner import PROBE_SCRIPT
 
 pytestmark = pytest.mark.oracle
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "usd"
 STAGES = Path(__file__).resolve().parent / "stages"
-PROBE_SCRIPT = Path(__file__).resolve().with_name("ovphysx_probe.py")
 DEG_PER_RAD = 57.29577951308232
 # PhysX stores joint properties as float32: a value survives the round trip to ~6e-8 relative.
 FLOAT32_REL = 1e-6
