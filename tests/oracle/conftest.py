@@ -2,7 +2,7 @@
 
 The probe runs in its own Python process (see ovphysx_runner.py): PhysX keeps process-wide state,
 writes to the process's stdout and brings its own USD; a child process keeps all of that away
-from the test process and from pxr. Reports are cached for the whole session, keyed by the stage
+from the test process and from pxr. Reports are cached for the whole pytest run, keyed by the stage
 file (path, size, modification time) and the run settings, so many tests can ask about the same
 stage for the price of one load.
 """
