@@ -89,7 +89,8 @@ def test_stl_mesh_becomes_a_usd_mesh_with_its_scale_and_convex_hull_collider(tmp
     source.write_text('<robot name="r"><link name="a"><collision><geometry>'
                       '<mesh filename="tri.stl" scale="0.001 0.002 0.003"/></geometry></collision></link></robot>')
     convert_urdf(source, tmp_path / "out.usda")
-    mesh = Usd.Stage.Open(str(tmp_path / "out.usda")).GetPrimAtPath("/r/a/collision_0")
+    stage = Usd.Stage.Open(str(tmp_path / "out.usda"))
+    mesh = stage.GetPrimAtPath("/r/a/collision_0")
     assert sorted(map(tuple, mesh.GetAttribute("points").Get())) == [(0, 0, 0), (0, 1, 0), (1, 0, 0)]
     assert tuple(mesh.GetAttribute("xformOp:scale").Get()) == pytest.approx((0.001, 0.002, 0.003))
     assert UsdPhysics.MeshCollisionAPI(mesh).GetApproximationAttr().Get() == "convexHull"
