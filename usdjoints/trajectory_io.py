@@ -1,0 +1,111 @@
+"""Writing a simulated trajectory out: an npz archive, USD time samples, a plot.
+
+Every file is written to a temporary name beside its destination and renamed into place, so a
+failed run never leaves a half-written file.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .errors import UsageError
+
+
+def _replace_atomically(destination: Path, write) -> None:
+    destination = Path(destination)
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{destination.stem}.", suffix=destination.suffix,
+                                         dir=destination.parent)
+    os.close(handle)
+    try:
+        write(temporary)
+        os.replace(temporary, destination)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def write_npz(trajectory, path) -> None:
+    """``t``, ``q``, ``qd``, ``joint_names``, ``q_start``, ``v_start``, ``body_paths``, ``body_poses``."""
+    def write(temporary):
+        with open(temporary, "wb") as stream:
+            np.savez(stream, t=trajectory.t, q=trajectory.q, qd=trajectory.qd,
+                     joint_names=np.array(trajectory.joint_names, dtype=str),
+                     q_start=trajectory.q_start, v_start=trajectory.v_start,
+                     body_paths=np.array(trajectory.body_names, dtype=str), body_poses=trajectory.body_poses)
+
+    _replace_atomically(Path(path), write)
+
+
+def write_usd_time_samples(trajectory, description, stage, path) -> None:
+    """A layer over ``stage`` that moves each simulated body with ``xformOp:transform`` samples.
+
+    Positions go back to stage units; each body keeps its authored world scale; time codes are
+    sample indices at ``timeCodesPerSecond`` = the recording rate.
+    """
+    from pxr import Gf, Sdf, Usd, UsdGeom
+
+    if trajectory.n_envs != 1:
+        raise UsageError("--write-usd writes one environment; run with --envs 1")
+    mpu = float(description.units.meters_per_unit.value)
+    destination = Path(path).resolve()
+    cache = UsdGeom.XformCache(Usd.TimeCode.Default())
+    rate = 1.0 / float(trajectory.t[1] - trajectory.t[0]) if len(trajectory.t) > 1 else 1.0
+
+    def write(temporary):
+        layer = Sdf.Layer.CreateAnonymous(".usda")
+        root = stage.GetRootLayer().realPath or stage.GetRootLayer().identifier
+        layer.subLayerPaths.append(os.path.relpath(root, destination.parent) if os.path.isabs(root) else root)
+        layer.timeCodesPerSecond = rate
+        layer.framesPerSecond = rate
+        layer.startTimeCode = 0
+        layer.endTimeCode = len(trajectory.t) - 1
+        with Sdf.ChangeBlock():
+            for index, body_path in enumerate(trajectory.body_names):
+                prim = stage.GetPrimAtPath(body_path)
+                if not prim:
+                    continue
+                parent_world = cache.GetParentToWorldTransform(prim)
+                scale = description.body(body_path).world_scale
+                spec = Sdf.CreatePrimInLayer(layer, body_path)
+                order = Sdf.AttributeSpec(spec, "xformOpOrder", Sdf.ValueTypeNames.TokenArray,
+                                          variability=Sdf.VariabilityUniform)
+                order.default = ["xformOp:transform"]
+                attribute = Sdf.AttributeSpec(spec, "xformOp:transform", Sdf.ValueTypeNames.Matrix4d)
+                for frame, pose in enumerate(trajectory.body_poses[:, index]):
+                    world = Gf.Matrix4d(1.0).SetScale(Gf.Vec3d(*scale))
+                    rotation = Gf.Matrix4d(1.0).SetRotate(Gf.Quatd(pose[3], Gf.Vec3d(*pose[4:7])))
+                    translation = Gf.Matrix4d(1.0).SetTranslate(Gf.Vec3d(*(pose[:3] / mpu)))
+                    local = world * rotation * translation * parent_world.GetInverse()
+                    layer.SetTimeSample(attribute.path, frame, local)
+        if not layer.Export(temporary):
+            raise UsageError(f"{destination}: USD could not write this file")
+
+    _replace_atomically(destination, write)
+
+
+def write_plot(trajectory, path) -> None:
+    """Joint coordinates over time, one line per coordinate (needs the ``plot`` extra)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as error:
+        raise UsageError("--plot needs matplotlib: pip install 'usdjoints[plot]'") from error
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    q = trajectory.q if trajectory.n_envs == 1 else trajectory.q[0]
+    starts = list(trajectory.q_start) + [q.shape[1]]
+    for j, name in enumerate(trajectory.joint_names):
+        for k in range(starts[j], starts[j + 1]):
+            axes.plot(trajectory.t, q[:, k], label=f"{name}[{k - starts[j]}]" if starts[j + 1] - starts[j] > 1 else name)
+    axes.set_xlabel("t [s]")
+    axes.set_ylabel("q [rad | m]")
+    axes.legend(fontsize="small", loc="best")
+    figure.tight_layout()
+    _replace_atomically(Path(path), lambda temporary: figure.savefig(temporary, format="png"))
+    plt.close(figure)
