@@ -75,6 +75,13 @@ def test_missing_mesh_is_a_warning_with_places_searched(tmp_path):
     stage = Usd.Stage.Open(str(tmp_path / "out.usda"))
     assert UsdPhysics.MassAPI(stage.GetPrimAtPath("/r/a")).GetMassAttr().Get() == 1.0
     assert stage.GetPrimAtPath("/r/a/collision_0").HasAPI(UsdPhysics.CollisionAPI)
+    import pytest
+
+    from usdjoints.errors import InputError
+
+    with pytest.raises(InputError) as caught:  # strict: the warning fails and nothing is written
+        convert_urdf(source, tmp_path / "strict.usda", strict=True)
+    assert caught.value.where == f"{source}:4" and not (tmp_path / "strict.usda").exists()
 
 
 def test_stl_mesh_becomes_a_usd_mesh_with_its_scale_and_convex_hull_collider(tmp_path):

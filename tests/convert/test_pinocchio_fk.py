@@ -183,7 +183,7 @@ def test_mass_properties_match_pinocchio(robot):
         apis = [UsdPhysics.MassAPI(stage.GetPrimAtPath(p)) for p in paths]
         if joint == 0 or any(api.GetMassAttr().Get() == pytest.approx(MASSLESS_MASS) for api in apis):
             continue  # massless links are written with a token mass by choice (reported)
-        total, moment, tensor = 0.0, np.zeros(3), []
+        total, moment = 0.0, np.zeros(3)
         parts = []
         for path, api in zip(paths, apis):
             world = np.array(cache.GetLocalToWorldTransform(stage.GetPrimAtPath(path))).T

@@ -33,23 +33,23 @@ def read_robot(input_path: str | os.PathLike, *, packages: Mapping[str, str] | N
 
 def convert_file(input_path: str | os.PathLike, output_path: str | os.PathLike, *,
                  packages: Mapping[str, str] | None = None, resource_paths: Sequence[str] | None = None,
-                 floating_base: bool | None = None) -> ConversionReport:
+                 floating_base: bool | None = None, strict: bool = False) -> ConversionReport:
     """Converts a URDF or SDFormat file into a UsdPhysics layer at ``output_path`` (.usda/.usdc/.usd).
 
     ``packages`` maps ``package://`` names to directories; ``resource_paths`` are extra search
     directories; ``floating_base`` overrides the base found in the file (None: keep it). The layer
     is written to a temporary file and renamed, so a failed conversion leaves nothing behind.
-    Raises :class:`InputError` (file:line) for invalid input.
+    Raises :class:`InputError` (file:line) for invalid input, and with ``strict`` for any warning.
     """
     from .usd_writer import write_usd
 
     robot = read_robot(input_path, packages=packages, resource_paths=resource_paths)
-    return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path))
+    return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
 
 
 def convert_urdf(input_path: str | os.PathLike, output_path: str | os.PathLike, *,
                  packages: Mapping[str, str] | None = None, resource_paths: Sequence[str] | None = None,
-                 floating_base: bool | None = None) -> ConversionReport:
+                 floating_base: bool | None = None, strict: bool = False) -> ConversionReport:
     """:func:`convert_file` for a URDF file, whatever its extension."""
     from .urdf import read_urdf
     from .usd_writer import write_usd
@@ -57,12 +57,12 @@ def convert_urdf(input_path: str | os.PathLike, output_path: str | os.PathLike, 
     if not os.path.isfile(str(input_path)):
         raise InputError(str(input_path), "no such file", "check the path")
     robot = read_urdf(input_path, packages=packages, resource_paths=resource_paths)
-    return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path))
+    return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
 
 
 def convert_sdformat(input_path: str | os.PathLike, output_path: str | os.PathLike, *,
                      resource_paths: Sequence[str] | None = None,
-                     floating_base: bool | None = None) -> ConversionReport:
+                     floating_base: bool | None = None, strict: bool = False) -> ConversionReport:
     """:func:`convert_file` for an SDFormat file."""
     from .sdformat import read_sdformat
     from .usd_writer import write_usd
@@ -70,4 +70,4 @@ def convert_sdformat(input_path: str | os.PathLike, output_path: str | os.PathLi
     if not os.path.isfile(str(input_path)):
         raise InputError(str(input_path), "no such file", "check the path")
     robot = read_sdformat(str(input_path), resource_paths=list(resource_paths or ()))
-    return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path))
+    return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)

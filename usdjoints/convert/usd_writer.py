@@ -29,7 +29,7 @@ from pathlib import Path
 
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from .ir import IDENTITY, Joint, JointType, Link, Pose, RobotIR
 from .mass import inertia_matrix, principal_axes, quat_to_matrix
 from .meshes import MeshCache
@@ -97,13 +97,20 @@ def link_poses(robot: RobotIR, tree: Tree) -> dict[str, Pose]:
 
 
 def write_usd(robot: RobotIR, output_path: str | os.PathLike, *, floating_base: bool | None = None,
-              input_path: str | None = None) -> ConversionReport:
-    """Writes ``robot`` to ``output_path`` (.usda/.usdc/.usd) through a temporary file and a rename."""
+              input_path: str | None = None, strict: bool = False) -> ConversionReport:
+    """Writes ``robot`` to ``output_path`` (.usda/.usdc/.usd) through a temporary file and a rename.
+
+    ``strict``: a warning (e.g. a mesh that cannot be found) raises InputError and nothing is written.
+    """
     output = str(output_path)
     if not output.endswith(USD_EXTENSIONS):
         raise UsageError(f"{output}: the output must end with one of {', '.join(USD_EXTENSIONS)}")
     notes = Notes(robot.notes)
     stage, report_fields = build_stage(robot, floating_base, notes)
+    warnings = [e for e in notes.entries if e.kind is EntryKind.WARNING]
+    if strict and warnings:
+        raise InputError(warnings[0].where, f"{warnings[0].element}: {warnings[0].message}",
+                         f"{len(warnings)} warning(s); run without --strict to convert anyway")
     _save(stage, output)
     return ConversionReport(input_path=input_path or robot.source.file, output_path=output,
                             robot_name=robot.name, entries=tuple(notes.entries), **report_fields)
