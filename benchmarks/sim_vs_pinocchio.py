@@ -1,0 +1,168 @@
+"""Side by side: usdjoints' ABA / RNEA kernels and batched Euler stepping against pinocchio.
+
+Each robot is loaded from example-robot-data into pinocchio; our model is built from the float64
+parameters pinocchio holds (joint placements, types, axes, inertias), so both run the same tree.
+Checks agreement first, then prints microseconds per call and the ratio (ours / pinocchio).
+Not a test: run `python benchmarks/sim_vs_pinocchio.py [--envs 4096] [--steps 200]`.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+import pinocchio as pin
+
+from usdjoints.model import ModelBuilder
+from usdjoints.sim import api
+from usdjoints.sim.packed import pack
+
+ROBOTS = {  # name: (path under robots/, floating base)
+    "ur5": ("ur_description/urdf/ur5_robot.urdf", False),
+    "panda": ("panda_description/urdf/panda.urdf", False),
+    "solo12": ("solo_description/robots/solo12.urdf", True),
+    "talos": ("talos_data/robots/talos_reduced.urdf", True),
+}
+AXES = {"X": (1.0, 0.0, 0.0), "Y": (0.0, 1.0, 0.0), "Z": (0.0, 0.0, 1.0)}
+
+
+def robots_dir() -> Path:
+    return Path(metadata.distribution("example-robot-data").locate_file(
+        "cmeel.prefix/share/example-robot-data/robots"))
+
+
+def load_pinocchio(name):
+    path, floating = ROBOTS[name]
+    urdf = str(robots_dir() / path)
+    return pin.buildModelFromUrdf(urdf, pin.JointModelFreeFlyer()) if floating else pin.buildModelFromUrdf(urdf)
+
+
+def model_from_pinocchio(pm):
+    """Our model of pinocchio's tree: its joint frame is our moving frame and link frame."""
+    b = ModelBuilder(gravity=np.asarray(pm.gravity.linear))
+    for i in range(1, pm.njoints):
+        joint = pm.joints[i]
+        short = joint.shortname()
+        if short in ("JointModelRX", "JointModelRY", "JointModelRZ"):
+            kind, axis = "revolute", AXES[short[-1]]
+        elif short in ("JointModelPX", "JointModelPY", "JointModelPZ"):
+            kind, axis = "prismatic", AXES[short[-1]]
+        elif short == "JointModelRevoluteUnaligned":
+            kind, axis = "revolute", tuple(joint.extract().axis)
+        elif short == "JointModelPrismaticUnaligned":
+            kind, axis = "prismatic", tuple(joint.extract().axis)
+        elif short == "JointModelFreeFlyer":
+            kind, axis = "free", (0.0, 0.0, 1.0)
+        elif short == "JointModelSpherical":
+            kind, axis = "spherical", (0.0, 0.0, 1.0)
+        else:
+            raise SystemExit(f"joint type {short} has no counterpart in this benchmark")
+        parent = None if pm.parents[i] == 0 else pm.names[pm.parents[i]]
+        placement = pm.jointPlacements[i]
+        inertia = pm.inertias[i]
+        b.add_body(pm.names[i], parent=parent, joint_type=kind, axis=axis,
+                   R_parent_joint=placement.rotation, p_parent_joint=placement.translation,
+                   mass=inertia.mass, com=inertia.lever, inertia=inertia.inertia,
+                   armature=pm.armature[joint.idx_v:joint.idx_v + joint.nv])
+    return b.build()
+
+
+def q_from_pinocchio(model, q_pin):
+    q = np.array(q_pin, dtype=float)
+    for i in range(model.nlink):
+        kind, s = int(model.link_type[i]), int(model.link_q_start[i])
+        start = s if kind == 2 else s + 3 if kind == 3 else None
+        if start is not None:
+            q[start:start + 4] = np.roll(q_pin[start:start + 4], 1)
+    return q
+
+
+def per_call_pinocchio(fn, n):
+    fn()
+    t0 = time.perf_counter()
+    for _ in range(n):
+        fn()
+    return (time.perf_counter() - t0) / n
+
+
+def best_of(fn, repeats=5):
+    return min(fn() for _ in range(repeats))
+
+
+def bench_robot(name, n_calls):
+    from usdjoints.sim.kernels.timing import aba_repeat, rnea_repeat
+
+    pm = load_pinocchio(name)
+    pd = pm.createData()
+    model = model_from_pinocchio(pm)
+    rng = np.random.default_rng(0)
+    q_pin = pin.randomConfiguration(pm, -np.ones(pm.nq), np.ones(pm.nq)) if pm.nq else np.zeros(0)
+    qd, tau = rng.normal(size=pm.nv), rng.normal(size=pm.nv)
+    q = q_from_pinocchio(model, q_pin)
+    err_aba = np.max(np.abs(api.forward_dynamics(model, q, qd, tau) - pin.aba(pm, pd, q_pin, qd, tau)))
+    err_rnea = np.max(np.abs(api.inverse_dynamics(model, q, qd, tau) - pin.rnea(pm, pd, q_pin, qd, tau)))
+    k = pack(model)
+    out = np.empty(model.nv)
+
+    def ours_aba():
+        t0 = time.perf_counter()
+        aba_repeat(k.link_table, k.link_axis, k.R_parent_joint, k.p_parent_joint, k.R_joint_child,
+                   k.p_joint_child, k.S, k.I6, k.armature, k.gravity, q, qd, tau, n_calls, out)
+        return (time.perf_counter() - t0) / n_calls
+
+    def ours_rnea():
+        t0 = time.perf_counter()
+        rnea_repeat(k.link_table, k.link_axis, k.R_parent_joint, k.p_parent_joint, k.R_joint_child,
+                    k.p_joint_child, k.S, k.I6, k.gravity, q, qd, tau, n_calls, out)
+        return (time.perf_counter() - t0) / n_calls
+
+    ours_aba(), ours_rnea()  # compile or load from cache
+    t_aba = best_of(ours_aba)
+    t_rnea = best_of(ours_rnea)
+    p_aba = best_of(lambda: per_call_pinocchio(lambda: pin.aba(pm, pd, q_pin, qd, tau), n_calls))
+    p_rnea = best_of(lambda: per_call_pinocchio(lambda: pin.rnea(pm, pd, q_pin, qd, tau), n_calls))
+    t_api = best_of(lambda: per_call_pinocchio(lambda: api.forward_dynamics(model, q, qd, tau), n_calls // 10))
+    print(f"{name:7s} nv={model.nv:3d}  aba {t_aba * 1e6:6.2f} us vs pin {p_aba * 1e6:6.2f} us "
+          f"(x{t_aba / p_aba:4.2f})  rnea {t_rnea * 1e6:6.2f} vs {p_rnea * 1e6:6.2f} us "
+          f"(x{t_rnea / p_rnea:4.2f})  api.forward_dynamics from Python {t_api * 1e6:6.2f} us  "
+          f"max |diff| aba {err_aba:.1e} rnea {err_rnea:.1e}")
+    return model, pm
+
+
+def bench_stepping(model, pm, n_envs, n_steps, dt=1e-3):
+    api.simulate(model, 2 * dt, dt, n_envs=2, record_every=2)  # compile or load from cache
+    t0 = time.perf_counter()
+    api.simulate(model, n_steps * dt, dt, n_envs=n_envs, record_every=n_steps)
+    ours = n_envs * n_steps / (time.perf_counter() - t0)
+    pd = pm.createData()
+    q = pin.neutral(pm)
+    v = np.zeros(pm.nv)
+    tau = np.zeros(pm.nv)
+    steps = 2000
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        v = v + dt * pin.aba(pm, pd, q, v, tau)
+        q = pin.integrate(pm, q, v * dt)
+    theirs = steps / (time.perf_counter() - t0)
+    print(f"euler stepping: {n_envs} envs x {n_steps} steps: {ours / 1e6:.3f} M env-steps/s vs "
+          f"pinocchio Python loop (aba + integrate, 1 env) {theirs / 1e6:.3f} M steps/s "
+          f"(x{ours / theirs:.1f})")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--robots", nargs="*", default=["ur5", "panda", "solo12", "talos"])
+    parser.add_argument("--calls", type=int, default=20000)
+    parser.add_argument("--envs", type=int, default=4096)
+    parser.add_argument("--steps", type=int, default=200)
+    args = parser.parse_args()
+    for name in args.robots:
+        model, pm = bench_robot(name, args.calls)
+    model, pm = bench_robot("panda", 10) if "panda" not in args.robots else (model_from_pinocchio(load_pinocchio("panda")), load_pinocchio("panda"))
+    bench_stepping(model, pm, args.envs, args.steps)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""Repeat loops for benchmarks: the per-call cost of a kernel without Python dispatch.
+
+Each call recomputes the link transforms from q, as pinocchio's aba/rnea do from q.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .aba import aba
+from .fk import link_transforms
+from .rnea import rnea
+
+
+@njit(cache=True)
+def aba_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, armature, gravity, q, qd,
+               tau, n_calls, qdd_out):
+    nl = link_table.shape[0]
+    nv = qd.shape[0]
+    E = np.empty((nl, 3, 3))
+    r = np.empty((nl, 3))
+    R3 = np.empty((3, 3))
+    p3 = np.empty(3)
+    v_w = np.empty((nl, 6))
+    c_w = np.empty((nl, 6))
+    pA_w = np.empty((nl, 6))
+    IA_w = np.empty((nl, 6, 6))
+    U_w = np.empty((nl, 6, 6))
+    Dinv_w = np.empty((nl, 6, 6))
+    u_w = np.empty(nv)
+    X_w = np.empty((3, 6, 6))
+    tmp = np.empty((3, 6))
+    for _ in range(n_calls):
+        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, q, R3, p3, E, r)
+        aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_w, c_w, pA_w, IA_w, U_w,
+            Dinv_w, u_w, X_w, tmp, qdd_out)
+
+
+@njit(cache=True)
+def rnea_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, gravity, q, qd, qdd,
+                n_calls, tau_out):
+    nl = link_table.shape[0]
+    E = np.empty((nl, 3, 3))
+    r = np.empty((nl, 3))
+    R3 = np.empty((3, 3))
+    p3 = np.empty(3)
+    v_w = np.empty((nl, 6))
+    a_w = np.empty((nl, 6))
+    f_w = np.empty((nl, 6))
+    tmp = np.empty((3, 6))
+    for _ in range(n_calls):
+        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, q, R3, p3, E, r)
+        rnea(link_table, S, I6, E, r, gravity, qd, qdd, v_w, a_w, f_w, tmp, tau_out)
