@@ -1,0 +1,29 @@
+"""Every audit rule, in listing order, and selection by id."""
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from ..errors import UsageError
+from . import (rules_articulations, rules_bodies, rules_couplings, rules_defaults, rules_instances, rules_limits,
+               rules_units, rules_values)
+from .rule import Rule
+
+RULE_CLASSES: tuple[type[Rule], ...] = (
+    rules_defaults.RULES + rules_limits.RULES + rules_instances.RULES + rules_couplings.RULES
+    + rules_bodies.RULES + rules_articulations.RULES + rules_values.RULES + rules_units.RULES
+)
+RULES_BY_ID: dict[str, type[Rule]] = {cls.id: cls for cls in RULE_CLASSES}
+assert len(RULES_BY_ID) == len(RULE_CLASSES), "rule ids must be unique"
+
+
+def select_rules(ids: Optional[Iterable[str]] = None) -> tuple[Rule, ...]:
+    """Instances of the named rules (all when ``ids`` is None); an unknown id is a usage error."""
+    if ids is None:
+        return tuple(cls() for cls in RULE_CLASSES)
+    chosen = []
+    for rule_id in ids:
+        cls = RULES_BY_ID.get(rule_id)
+        if cls is None:
+            raise UsageError(f"unknown rule {rule_id!r}: `usdjoints audit --list-rules` lists them")
+        chosen.append(cls())
+    return tuple(chosen)

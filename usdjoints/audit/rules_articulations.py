@@ -1,0 +1,95 @@
+"""Articulations: loops, nested or misplaced roots, links cut off from their root."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from .rule import AuditContext, DiagnosticRule, Rule
+
+
+class ArticulationLoop(DiagnosticRule):
+    id = "articulation-loop"
+    code = "articulation-loop"
+    description = "a closed loop inside an articulation with no joint marked excludeFromArticulation"
+    severity = "error"
+    fix = "set physics:excludeFromArticulation = true on one joint of the loop"
+
+    def attribute_of(self, message):
+        return "physics:excludeFromArticulation"
+
+
+class NestedRoot(DiagnosticRule):
+    id = "nested-root"
+    code = "nested-root"
+    description = "an articulation root inside another root's subtree: PhysX rejects the inner one"
+    severity = "error"
+    fix = "keep one PhysicsArticulationRootAPI per articulation, on disjoint subtrees"
+
+
+class RootOnNonLink(DiagnosticRule):
+    id = "root-on-non-link"
+    code = "root-on-non-link"
+    description = "PhysicsArticulationRootAPI on a kinematic or disabled body: PhysX ignores the articulation"
+    severity = "error"
+    consumers = ("ovphysx", "usdjoints")
+    fix = "put the root on a dynamic body, on an ancestor Xform, or on the fixed joint to the world"
+
+
+class EmptyArticulation(DiagnosticRule):
+    id = "empty-articulation"
+    code = "empty-articulation"
+    description = "an articulation root that gathers no link (no enabled joint between bodies under it)"
+    severity = "warning"
+    fix = "place the root on an ancestor of the jointed bodies"
+
+
+class DisabledJointCutsLinks(Rule):
+    id = "disabled-joint-cuts-links"
+    description = "a disabled joint whose removal leaves bodies under an articulation root outside every articulation"
+    severity = "warning"
+    fix = "enable the joint, or move the cut-off bodies out from under the articulation root"
+
+    def check(self, ctx: AuditContext) -> Iterator:
+        walk = ctx.primary
+        roots = [a.root for a in walk.articulations]
+        links = {link for a in walk.articulations for link in a.links}
+        dynamic = {b.path for b in walk.bodies if b.dynamic}
+        for joint in walk.joints:
+            if joint.enabled:
+                continue
+            orphans = []
+            for body in (joint.body0, joint.body1):
+                if body is None or body not in dynamic or body in links:
+                    continue
+                if any(body == r or body.startswith(r + "/") for r in roots):
+                    orphans.append(body)
+            if orphans and (joint.body0 in links or joint.body1 in links or len(orphans) == 2):
+                yield self.finding(ctx, joint.path, f"physics:jointEnabled is false, which cuts "
+                                   f"{', '.join(orphans)} off the articulation: they move as free bodies",
+                                   "physics:jointEnabled")
+
+
+class RootElectedElsewhere(Rule):
+    id = "root-elected-elsewhere"
+    description = "PhysicsArticulationRootAPI on a body that is not the tree's base: PhysX roots the tree elsewhere"
+    severity = "warning"
+    consumers = ("ovphysx",)
+    fix = "move PhysicsArticulationRootAPI to the base link (the body welded to the world) or to an ancestor Xform"
+
+    def check(self, ctx: AuditContext) -> Iterator:
+        if "ovphysx" not in ctx.walks:
+            return
+        walk = ctx.walks["ovphysx"]
+        bodies = {b.path for b in walk.bodies}
+        for articulation in walk.articulations:
+            if articulation.root not in bodies or articulation.base in (None, articulation.root):
+                continue
+            if articulation.root not in articulation.links:
+                continue
+            how = "welded to the world" if articulation.fixed_base else "its first link"
+            yield self.finding(ctx, articulation.root, f"the root API is on {articulation.root}, but PhysX makes "
+                               f"{articulation.base} ({how}) the root link: joint directions and the base pose "
+                               "follow that body")
+
+
+RULES = (ArticulationLoop, NestedRoot, RootOnNonLink, EmptyArticulation, DisabledJointCutsLinks,
+         RootElectedElsewhere)

@@ -1,0 +1,182 @@
+"""Values that are wrong on their face: inverted or out-of-range bounds, radians in degree columns,
+non-finite numbers, wrong value types, joint columns on prims that are no joint."""
+from __future__ import annotations
+
+import math
+from typing import Iterator
+
+from ..provenance import Source
+from ..walker.limits import SENTINEL
+from .rule import AuditContext, DiagnosticRule, Rule, fmt
+
+# One turn either way is the widest revolute range PhysX accepts [deg].
+TURN_DEG = 360.0
+# Bounds this small that are not whole degrees read like radians (2*pi plus float slack) [deg].
+RADIAN_LOOKALIKE_MAX = 2.0 * math.pi + 1e-4
+# Columns where an infinity is a legitimate "unlimited".
+_INFINITY_ALLOWED = ("Limit", ":low", ":high", "maxForce", "breakForce", "breakTorque", "maxJointVelocity",
+                     "Distance", "maxDepenetrationVelocity", "maxLinearVelocity", "maxAngularVelocity")
+
+
+def _bound(value) -> bool:
+    return value is not None and math.isfinite(value) and abs(value) < SENTINEL
+
+
+def _typed_bounds(joint):
+    low = joint.columns["physics:lowerLimit"]
+    high = joint.columns["physics:upperLimit"]
+    return float(low.value), float(high.value), low.source is Source.AUTHORED or high.source is Source.AUTHORED
+
+
+class LowerAboveUpper(Rule):
+    id = "lower-above-upper"
+    description = "a revolute or prismatic lowerLimit above its upperLimit: the joint has no valid position"
+    severity = "error"
+    fix = "swap the bounds (a D6 axis is locked with low > high; typed joints have no such convention)"
+
+    def check(self, ctx: AuditContext) -> Iterator:
+        for joint in ctx.primary.joints:
+            if joint.type not in ("revolute", "prismatic"):
+                continue
+            low, high, authored = _typed_bounds(joint)
+            if authored and _bound(low) and _bound(high) and low > high:
+                yield self.finding(ctx, joint.path, f"physics:lowerLimit {fmt(low)} is above physics:upperLimit "
+                                   f"{fmt(high)}", "physics:lowerLimit")
+
+
+class MinAboveMax(Rule):
+    id = "min-above-max"
+    description = "a distance joint whose minDistance is above its maxDistance"
+    severity = "error"
+    fix = "swap physics:minDistance and physics:maxDistance"
+
+    def check(self, ctx: AuditContext) -> Iterator:
+        for joint in ctx.primary.joints:
+            if joint.type != "distance":
+                continue
+            low = float(joint.columns["physics:minDistance"].value)
+            high = float(joint.columns["physics:maxDistance"].value)
+            if low >= 0.0 and high >= 0.0 and low > high:
+                yield self.finding(ctx, joint.path, f"physics:minDistance {fmt(low)} is above physics:maxDistance "
+                                   f"{fmt(high)}", "physics:minDistance")
+
+
+class RevoluteLimitBeyondTurn(Rule):
+    id = "revolute-limit-beyond-turn"
+    description = "a revolute bound beyond +-360 deg: PhysX clamps articulation limits to one turn"
+    severity = "warning"
+    consumers = ("ovphysx",)
+    fix = "keep revolute bounds within [-360, 360] deg, or make them infinite for a continuous joint"
+
+    def check(self, ctx: AuditContext) -> Iterator:
+        for joint in ctx.primary.joints:
+            if joint.type != "revolute":
+                continue
+            for name in ("physics:lowerLimit", "physics:upperLimit"):
+                value = float(joint.columns[name].value)
+                if _bound(value) and abs(value) > TURN_DEG:
+                    yield self.finding(ctx, joint.path, f"{name} = {fmt(value)} deg is beyond one turn", name)
+
+
+class LimitLooksRadians(Rule):
+    id = "limit-looks-radians"
+    description = "angular bounds within +-2*pi that are not whole degrees: they look like radians in a degree column"
+    severity = "warning"
+    fix = "convert to degrees (multiply by 57.2958); UsdPhysics angles are degrees"
+
+    def check(self, ctx: AuditContext) -> Iterator:
+        for joint in ctx.primary.joints:
+            for low_name, high_name in self._angular_columns(joint):
+                low, high = joint.columns[low_name], joint.columns[high_name]
+                if not (low.source is Source.AUTHORED and high.source is Source.AUTHORED):
+                    continue
+                values = (float(low.value), float(high.value))
+                if not all(_bound(v) for v in values) or values[0] == values[1]:
+                    continue
+                small = all(abs(v) <= RADIAN_LOOKALIKE_MAX for v in values)
+                fractional = any(abs(v - round(v)) > 1e-3 for v in values)
+                if small and fractional:
+                    degrees = ", ".join(f"{math.degrees(v):.4g}" for v in values)
+                    yield self.finding(ctx, joint.path, f"[{fmt(values[0])}, {fmt(values[1])}] deg reads like radians "
+                                       f"([{degrees}] deg if so)", low_name)
+
+    @staticmethod
+    def _angular_columns(joint):
+        if joint.type == "revolute":
+            return (("physics:lowerLimit", "physics:upperLimit"),)
+        if joint.type == "d6":
+            return tuple((f"limit:{a}:physics:low", f"limit:{a}:physics:high") for a in ("rotX", "rotY", "rotZ")
+                         if f"limit:{a}:physics:low" in joint.columns)
+        return ()
+
+
+class NonUnitQuaternion(DiagnosticRule):
+    id = "non-unit-quaternion"
+    code = "non-unit-quaternion"
+    description = "a joint frame quaternion that is not unit length: consumers normalise it silently"
+    severity = "warning"
+    fix = "author a normalised quaternion (w, x, y, z)"
+
+
+class NonFiniteValue(Rule):
+    id = "non-finite-value"
+    description = "an authored NaN, or an infinity in a column where it does not mean 'unlimited'"
+    severity = "error"
+    fix = "author a finite value"
+
+    def check(self, ctx: AuditContext) -> Iterator:
+        for joint in ctx.primary.joints:
+            yield from self._columns(ctx, joint.path, joint.columns)
+        for body in ctx.primary.bodies:
+            yield from self._columns(ctx, body.path, body.columns)
+
+    def _columns(self, ctx, path, columns):
+        for name, resolved in sorted(columns.items()):
+            if resolved.source is not Source.AUTHORED:
+                continue
+            values = resolved.value if isinstance(resolved.value, tuple) else (resolved.value,)
+            numbers = [v for v in values if isinstance(v, float)]
+            if any(math.isnan(v) for v in numbers):
+                yield self.finding(ctx, path, f"{name} = {resolved.value} holds NaN", name)
+            elif any(math.isinf(v) for v in numbers) and (isinstance(resolved.value, tuple)
+                                                         or not any(k in name for k in _INFINITY_ALLOWED)):
+                yield self.finding(ctx, path, f"{name} = {resolved.value} is infinite", name)
+
+
+class SchemaTypeMismatch(Rule):
+    id = "schema-type-mismatch"
+    description = "an attribute authored with a value type the schema does not declare (e.g. float3 for point3f)"
+    severity = "warning"
+    fix = "re-author the attribute with the schema's type (`usdjoints columns <type>` lists them)"
+
+    def check(self, ctx: AuditContext) -> Iterator:
+        paths = [j.path for j in ctx.primary.joints] + [b.path for b in ctx.primary.bodies]
+        for path in paths:
+            prim = ctx.prim(path)
+            definition = prim.GetPrimDefinition()
+            for attribute in prim.GetAuthoredAttributes():
+                name = attribute.GetName()
+                if not name.startswith(("physics:", "drive:", "limit:", "state:", "physx")):
+                    continue
+                spec = definition.GetAttributeDefinition(name)
+                if not spec:
+                    continue
+                declared, authored = spec.GetTypeName(), attribute.GetTypeName()
+                if declared != authored:
+                    yield self.finding(ctx, path, f"{name} is authored as {authored}, the schema declares {declared}: "
+                                       "strict readers skip it", name)
+
+
+class NotAJoint(DiagnosticRule):
+    id = "not-a-joint"
+    code = "not-a-joint"
+    description = "a prim whose type is no joint type (often misspelt) but which carries physics joint columns"
+    severity = "error"
+    fix = "fix the type name (e.g. PhysicsDistanceJoint, not DistancePhysicsJoint)"
+
+    def attribute_of(self, message):
+        return None
+
+
+RULES = (LowerAboveUpper, MinAboveMax, RevoluteLimitBeyondTurn, LimitLooksRadians, NonUnitQuaternion,
+         NonFiniteValue, SchemaTypeMismatch, NotAJoint)
