@@ -81,6 +81,31 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_convert(args: argparse.Namespace) -> int:
+    from .convert.api import convert_file
+
+    packages = {}
+    for item in args.package:
+        name, sep, directory = item.partition("=")
+        if not sep or not name or not directory:
+            raise UsageError(f"--package expects NAME=DIR, got {item!r}")
+        packages[name] = directory
+    floating = True if args.floating_base else (False if args.fixed_base else None)
+    report = convert_file(args.input, args.output, packages=packages, resource_paths=args.resource_path,
+                          floating_base=floating, strict=args.strict)
+    for entry in report.warnings:
+        print(f"usdjoints: warning: {entry}", file=sys.stderr)
+    if args.report == "json":
+        from .jsonio import dumps
+
+        _write(dumps(report.to_json()))
+    else:
+        _write(f"{args.input} -> {args.output}: {report.body_count} bodies, {report.joint_count} joints, "
+               f"{'fixed' if report.fixed_base else 'floating'} base, {len(report.defaults)} spec defaults used, "
+               f"{len(report.dropped)} dropped, {len(report.warnings)} warnings")
+    return 0
+
+
 def _cmd_plugin_path(args: argparse.Namespace) -> int:
     from .plugin_path import plugin_path
 
@@ -108,6 +133,20 @@ def _build_parser() -> argparse.ArgumentParser:
     columns.add_argument("name", nargs="?", metavar="TYPE_OR_API")
     columns.add_argument("--format", choices=("text", "json"), default="text")
     columns.set_defaults(run=_cmd_columns)
+
+    convert = commands.add_parser("convert", help="convert a URDF or SDFormat robot into a UsdPhysics stage")
+    convert.add_argument("input", metavar="INPUT.urdf|INPUT.sdf")
+    convert.add_argument("-o", "--output", required=True, metavar="OUT.usda|OUT.usdc")
+    convert.add_argument("--package", action="append", default=[], metavar="NAME=DIR",
+                         help="where package://NAME/ resolves (repeatable; ROS_PACKAGE_PATH is searched too)")
+    convert.add_argument("--resource-path", action="append", default=[], metavar="DIR",
+                         help="where model:// and relative includes resolve (repeatable)")
+    base = convert.add_mutually_exclusive_group()
+    base.add_argument("--fixed-base", action="store_true", help="weld the root link to the world")
+    base.add_argument("--floating-base", action="store_true", help="leave the root link free")
+    convert.add_argument("--strict", action="store_true", help="treat conversion warnings as errors")
+    convert.add_argument("--report", choices=("text", "json"), default="text", help="summary format on stdout")
+    convert.set_defaults(run=_cmd_convert)
 
     sim = commands.add_parser("simulate", help="run the stage in usdjoints' reduced-coordinate simulator")
     sim.add_argument("stage", metavar="STAGE")
