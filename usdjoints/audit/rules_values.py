@@ -161,11 +161,15 @@ class SchemaTypeMismatch(Rule):
                 spec = definition.GetAttributeDefinition(name)
                 if not spec:
                     continue
-                declared, authored = spec.GetTypeName(), attribute.GetTypeName()
-                if declared != authored:
-                    yield self.finding(ctx, path, f"{name} is authored as {authored}, the schema declares {declared}: "
-                                       "strict readers skip it", name)
-
+                declared = str(spec.GetTypeName())
+                # UsdAttribute reports the schema's type; what a layer wrote is on its specs.
+                for layer_spec in attribute.GetPropertyStack():
+                    authored = str(layer_spec.typeName)
+                    if authored != declared:
+                        where = layer_spec.layer.identifier
+                        yield self.finding(ctx, path, f"{name} is authored as {authored} in {where}, the schema "
+                                           f"declares {declared}: readers that check types skip it", name)
+                        break
 
 class NotAJoint(DiagnosticRule):
     id = "not-a-joint"

@@ -28,7 +28,7 @@ def render_text(report: AuditReport, colour: bool = False) -> str:
     """Findings grouped by stage, then prim; a summary line last. ``colour`` only for a terminal."""
     lines: list[str] = []
     for failure in report.failures:
-        lines.append(f"{failure.stage}: cannot audit: {failure.message}")
+        lines.append(f"cannot audit: {failure.message}")
     for stage, stage_findings in groupby(report.findings, key=lambda f: f.stage):
         lines.append(stage)
         for prim, prim_findings in groupby(stage_findings, key=lambda f: f.prim):

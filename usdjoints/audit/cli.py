@@ -1,0 +1,63 @@
+"""``usdjoints audit``: the command line of the auditor.
+
+Exit codes: 0 nothing at or above the threshold (errors; warnings too with ``--strict``), 1
+findings, 2 usage error or unreadable input.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..contract.types import CONSUMERS
+
+
+def register(subparsers) -> None:
+    """Add the ``audit`` subcommand to the ``usdjoints`` parser."""
+    parser = subparsers.add_parser(
+        "audit", help="report what each consumer will really do with the joints of stages",
+        description="Audit USD stages (files, directories, glob patterns) for joint hazards, per consumer.")
+    parser.add_argument("stages", nargs="*", metavar="STAGE", help="USD files, directories or glob patterns")
+    parser.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    parser.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
+    parser.add_argument("--consumer", action="append", choices=CONSUMERS, metavar="NAME",
+                        help=f"consider only this consumer (repeatable; {', '.join(CONSUMERS)})")
+    parser.add_argument("--rule", action="append", metavar="ID", help="run only this rule (repeatable)")
+    parser.add_argument("--fix", metavar="OUT", help="write a layer over the (single) STAGE pinning divergent defaults")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="audit in N processes")
+    parser.add_argument("--list-rules", action="store_true", help="print every rule and exit")
+    parser.add_argument("-o", "--output", default="-", metavar="OUT", help="write the report to OUT ('-' = stdout)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import UsageError
+    from .batch import audit_many
+    from .engine import expand_inputs, resolve_consumers
+    from .registry import select_rules
+    from .writers import list_rules_text, render, write_output
+
+    if args.list_rules:
+        write_output(list_rules_text(), args.output)
+        return 0
+    if not args.stages:
+        raise UsageError("audit needs at least one STAGE (or --list-rules)")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    consumers = resolve_consumers(args.consumer)
+    if args.rule:
+        select_rules(args.rule)  # an unknown id is a usage error before any work
+    paths = expand_inputs(args.stages)
+    if args.fix:
+        if len(paths) != 1:
+            raise UsageError("--fix takes exactly one STAGE")
+        from .fix import write_fix_layer
+
+        result = write_fix_layer(paths[0], args.fix)
+        print(f"usdjoints: wrote {result.out}: {len(result.pinned)} value(s) pinned over {result.source}",
+              file=sys.stderr)
+    report = audit_many(paths, consumers, args.rule, args.strict, args.jobs)
+    colour = args.output == "-" and sys.stdout.isatty()
+    write_output(render(report, args.format, colour), args.output)
+    for failure in report.failures:
+        print(f"usdjoints: error: {failure.message}", file=sys.stderr)
+    return report.exit_code()
