@@ -106,3 +106,22 @@ def remove_prim_spec(edit: EditLayer, path) -> bool:
     parent = edit.layer.GetPrimAtPath(spec_path.GetParentPath())
     del parent.nameChildren[spec.name]
     return True
+
+
+# The edit functions pipeline scripts call, importable from here without the viewer's package name.
+_EDITORS = {
+    "author_joint_frames": "usdjoints.usdview.frames",
+    "remove_joint_frames": "usdjoints.usdview.frames",
+    "toggle_joint_frames": "usdjoints.usdview.frames",
+    "write_trajectory": "usdjoints.usdview.simulate",
+    "simulate_to_time_samples": "usdjoints.usdview.simulate",
+}
+
+
+def __getattr__(name: str):
+    module = _EDITORS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'usdjoints.api_edit' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

@@ -54,7 +54,8 @@ def simulate_to_time_samples(stage, duration: float = 2.0, layer=None, integrato
 
 def write_trajectory(stage, trajectory, layer=None, start_time_code: Optional[float] = None) -> PlaybackResult:
     """Author ``trajectory`` (a single-environment :class:`~usdjoints.sim.trajectory.Trajectory`
-    whose ``body_names`` are prim paths of ``stage``) as time samples.
+    whose ``body_names`` are prim paths of ``stage``, simulated from a stage with the same units
+    and body transforms) as time samples.
 
     Sample ``k`` lands at ``start_time_code + t[k] * timeCodesPerSecond``; ``start_time_code``
     defaults to the stage's start (0 without an authored range). When the edit layer is the
@@ -73,7 +74,8 @@ def write_trajectory(stage, trajectory, layer=None, start_time_code: Optional[fl
     fps = float(stage.GetTimeCodesPerSecond())
     if start_time_code is None:
         start_time_code = float(stage.GetStartTimeCode()) if stage.HasAuthoredTimeCodeRange() else 0.0
-    times = [start_time_code + float(t) * fps for t in trajectory.t]
+    # rounded so whole frames stay whole despite the accumulated step arithmetic
+    times = [round(start_time_code + float(t) * fps, 9) for t in trajectory.t]
 
     bodies = tuple(trajectory.body_names)
     xforms = UsdGeom.XformCache(Usd.TimeCode.Default())
