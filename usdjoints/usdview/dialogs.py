@@ -60,10 +60,9 @@ def show_text(usdview_api, title: str, text: str):
     view = QtWidgets.QPlainTextEdit(dialog)
     view.setReadOnly(True)
     view.setLineWrapMode(QtWidgets.QPlainTextEdit.NoWrap)
-    font = view.font()
-    font.setFamily("monospace")
-    font.setStyleHint(font.Monospace)
-    view.setFont(font)
+    from pxr.Usdviewq.qt import QtGui
+
+    view.setFont(QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.FixedFont))
     view.setPlainText(text)
     layout.addWidget(view)
     dialog.resize(1000, 500)
