@@ -1,15 +1,14 @@
 """The audit rules as UsdValidation validators (keyword ``usdjoints``).
 
-plugInfo declares one stage validator per rule under the plugin name ``usdjoints.audit.validators``
-(a Python plugin: loading it imports this module, which registers the task functions). Every
+plugInfo declares one stage validator per rule under the plugin name ``usdjoints.audit.plugin``
+(a Python plugin: loading it imports that module, which calls :func:`register`). Importing this
+module has no side effect, so the registry is not created before the plugin is known. Every
 validator of one stage shares one audit: the report is cached per stage and dropped as soon as
 the stage changes (``Usd.Notice.ObjectsChanged``).
 """
 from __future__ import annotations
 
 import threading
-
-import usdjoints  # noqa: F401  (PhysX schemas before any stage is opened)
 
 from pxr import Sdf, Tf, Usd, UsdValidation
 
@@ -18,7 +17,7 @@ from .engine import audit_stage
 from .findings import AuditReport
 from .registry import RULE_CLASSES, select_rules
 
-PLUGIN_NAME = "usdjoints.audit.validators"
+PLUGIN_NAME = "usdjoints.audit.plugin"
 KEYWORD = "usdjoints"
 _ERROR_TYPE = {"error": UsdValidation.ValidationErrorType.Error,
                "warning": UsdValidation.ValidationErrorType.Warn,
@@ -97,6 +96,3 @@ def register() -> int:
             registry.RegisterPluginStageValidator(name, _task(cls.id))
         count += 1
     return count
-
-
-register()
