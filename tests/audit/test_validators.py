@@ -12,7 +12,7 @@ import pytest
 
 import usdjoints  # noqa: F401
 from usdjoints.audit import RULE_CLASSES, audit
-from usdjoints.audit.validators import KEYWORD, PLUGIN_NAME, plug_info_validators, validator_name
+from usdjoints.audit.validators import PLUGIN_NAME, plug_info_validators, validator_name
 
 
 def _declared_in_repo_plug_info() -> bool:
