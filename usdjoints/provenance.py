@@ -7,8 +7,7 @@ the consumer assumes when the column is absent (its parser default).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -26,14 +25,14 @@ class Source(str, enum.Enum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
-class Resolved(Generic[T]):
-    """A column value with its provenance.
+class Resolved(NamedTuple, Generic[T]):
+    """A column value with its provenance (immutable; a tuple, so cheap to make by the million).
 
     ``value`` is what the consumer named by the walk uses. ``fallback`` is read from the schema
     registry (``None`` where the schema declares none); ``producer`` is what USD population
     publishes (``None`` for "not written"); ``parser_default`` is the consumer's value when the
-    column is absent.
+    column is absent. ``time_sampled``: the column also has time samples, which consumers reading
+    at the default time do not see.
     """
 
     value: T

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..contract.consumers import profile
 from ..descriptors import Diagnostic, StageDescription
 from .articulations import build_articulations
-from .columns import ColumnTable, read_columns
+from .columns import ColumnTable
 from .joints import JOINT_TYPE_BY_SCHEMA, consumer_joint_type, finish_joint, read_joint
 from .stage_io import StageLike, open_stage
 from .units import read_units
@@ -61,9 +61,7 @@ def walk(stage: StageLike, consumer: str = "ovphysx") -> StageDescription:
         if not applied:
             continue
         if "PhysicsRigidBodyAPI" in applied:
-            infos = table.infos(prim, type_name, tuple(applied))
-            columns = read_columns(prim, infos, frozenset(prim.GetAuthoredPropertyNames()))
-            bodies.add_body(prim, columns)
+            bodies.add_body(prim, table.read(prim, type_name, tuple(applied)).columns)
             body_order.append(str(prim.GetPath()))
         if "PhysicsCollisionAPI" in applied:
             bodies.add_collider(prim)

@@ -53,16 +53,23 @@ class BodyIndex:
     def add_body(self, prim: Usd.Prim, columns: dict[str, Resolved]) -> None:
         path = str(prim.GetPath())
         world = self.xform_cache.GetLocalToWorldTransform(prim)
-        transform = Gf.Transform(world)
-        scale = tuple(float(s) for s in transform.GetScale())
         mirrored = world.GetDeterminant3() < 0.0
+        if not mirrored and _is_rigid(world):
+            # rigid transform: no scale to decompose (the common case, and much cheaper)
+            position = tuple(world.ExtractTranslation())
+            orientation = _quat_tuple(world.ExtractRotationQuat())
+            scale = (1.0, 1.0, 1.0)
+        else:
+            transform = Gf.Transform(world)
+            scale = tuple(float(s) for s in transform.GetScale())
+            position = tuple(float(c) for c in transform.GetTranslation())
+            orientation = _quat_tuple(transform.GetRotation().GetQuat())
         enabled = bool(columns["physics:rigidBodyEnabled"].value)
         kinematic = bool(columns["physics:kinematicEnabled"].value)
         record = BodyRecord(path, enabled, kinematic, world, scale, mirrored)
         self.records[path] = record
         self.body_prims[path] = prim
-        rotation = transform.GetRotation().GetQuat()
-        pose = Pose(tuple(float(c) for c in transform.GetTranslation()), _quat_tuple(rotation))
+        pose = Pose(position, orientation)
         self.descs.append(BodyDesc(path, enabled and not kinematic, kinematic, enabled, pose, scale, mirrored,
                                    columns))
 
@@ -136,6 +143,14 @@ class BodyIndex:
                 f"physics:body{side} targets {target} inside body {body}: its frame is lifted into the body",
                 "target-child-prim"))
         return ResolvedSide(body, target, Pose(_scaled(lifted_position, scale), lifted_quat), tuple(diagnostics))
+
+
+def _is_rigid(matrix) -> bool:
+    """Whether a transform's 3x3 part is a rotation (unit, orthogonal rows) to float64 rounding."""
+    r0, r1, r2 = matrix.GetRow3(0), matrix.GetRow3(1), matrix.GetRow3(2)
+    tolerance = 1e-12
+    return (abs(r0 * r0 - 1.0) < tolerance and abs(r1 * r1 - 1.0) < tolerance and abs(r2 * r2 - 1.0) < tolerance
+            and abs(r0 * r1) < tolerance and abs(r0 * r2) < tolerance and abs(r1 * r2) < tolerance)
 
 
 def _scaled(position, scale) -> tuple[float, float, float]:

@@ -7,11 +7,31 @@ signature; per prim only the authored columns are read from USD.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Optional
+from typing import Mapping, NamedTuple, Optional
 
 from .. import contract
 from ..provenance import Resolved, Source
-from ..contract.registry import to_python
+from pxr import Gf
+
+from ..contract.registry import to_python as _to_python_general
+
+_PLAIN = (float, bool, str, int, type(None))
+_VECTORS = (Gf.Vec3f, Gf.Vec3d, Gf.Vec3h, Gf.Vec2f, Gf.Vec2d, Gf.Vec4f, Gf.Vec4d)
+_QUATERNIONS = (Gf.Quatf, Gf.Quatd, Gf.Quath)
+
+
+def to_python(value):
+    """Plain Python for the value types joint columns hold; anything else goes the general way."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind in _VECTORS:
+        # indexing: iterating a Gf vector from Python costs ten times more
+        return tuple(value[i] for i in range(len(value))) if len(value) != 3 else (value[0], value[1], value[2])
+    if kind in _QUATERNIONS:
+        imaginary = value.GetImaginary()
+        return (value.GetReal(), imaginary[0], imaginary[1], imaginary[2])
+    return _to_python_general(value)
 
 _IGNORED = frozenset({"proxyPrim", "purpose", "visibility", "xformOpOrder"})
 
@@ -29,12 +49,21 @@ class ColumnInfo:
     producer: object
 
 
+class ColumnRead(NamedTuple):
+    """The columns of one prim, the names it authors, and relationships with several targets."""
+
+    columns: dict
+    authored: frozenset
+    several_targets: tuple
+
+
 class ColumnTable:
     """Column infos per schema signature, for one consumer."""
 
     def __init__(self, consumer: str):
         self.consumer = consumer
         self._by_signature: dict[tuple, Mapping[str, ColumnInfo]] = {}
+        self._unauthored: dict[tuple, dict[str, Resolved]] = {}
 
     def infos(self, prim, type_name: str, applied: tuple[str, ...]) -> Mapping[str, ColumnInfo]:
         key = (type_name, applied)
@@ -42,7 +71,30 @@ class ColumnTable:
         if infos is None:
             infos = self._build(prim, type_name, applied)
             self._by_signature[key] = infos
+            self._unauthored[key] = {name: info.unauthored for name, info in infos.items()}
         return infos
+
+    def read(self, prim, type_name: str, applied: tuple[str, ...]) -> ColumnRead:
+        """Every column of ``prim`` with provenance: unauthored ones shared, authored ones read."""
+        infos = self.infos(prim, type_name, applied)
+        columns = dict(self._unauthored[(type_name, applied)])
+        authored = frozenset(prim.GetAuthoredPropertyNames())
+        several = []
+        for name in authored.intersection(infos):
+            info = infos[name]
+            if info.is_relationship:
+                targets = prim.GetRelationship(name).GetTargets()
+                if len(targets) > 1:
+                    several.append(name)
+                if targets:
+                    columns[name] = Resolved(str(targets[0]), Source.AUTHORED, None, info.parser_default,
+                                             info.producer)
+                else:
+                    columns[name] = Resolved(info.parser_default, Source.BLOCKED, None, info.parser_default,
+                                             info.producer)
+            else:
+                columns[name] = read_attribute(prim.GetAttribute(name), info)
+        return ColumnRead(columns, authored, tuple(several))
 
     def _build(self, prim, type_name: str, applied: tuple[str, ...]) -> Mapping[str, ColumnInfo]:
         definition = prim.GetPrimDefinition()
@@ -82,23 +134,6 @@ def _owner_by_property(type_name: str, applied: tuple[str, ...]) -> dict[str, st
     return owners
 
 
-def read_columns(prim, infos: Mapping[str, ColumnInfo], authored: frozenset[str]) -> dict[str, Resolved]:
-    """Every column of ``prim`` with provenance; authored ones are read, others shared."""
-    columns = {}
-    for name, info in infos.items():
-        if name not in authored:
-            columns[name] = info.unauthored
-        elif info.is_relationship:
-            targets = prim.GetRelationship(name).GetTargets()
-            value = str(targets[0]) if targets else None
-            source = Source.AUTHORED if targets else Source.BLOCKED
-            columns[name] = Resolved(value if targets else info.parser_default, source,
-                                     None, info.parser_default, info.producer)
-        else:
-            columns[name] = read_attribute(prim.GetAttribute(name), info)
-    return columns
-
-
 def read_attribute(attribute, info: ColumnInfo) -> Resolved:
     """An authored attribute: its value at default time, or the parser default when blocked."""
     value = attribute.Get()
@@ -109,15 +144,10 @@ def read_attribute(attribute, info: ColumnInfo) -> Resolved:
                     time_sampled)
 
 
-def extra_physics_columns(prim, infos: Mapping[str, ColumnInfo], authored: frozenset[str]) -> tuple[str, ...]:
+def extra_physics_columns(authored: frozenset[str], columns: Mapping[str, Resolved]) -> tuple[str, ...]:
     """Authored ``physics:``/``drive:``/``limit:`` properties that no applied schema declares."""
-    unknown = authored.difference(infos.keys())
+    unknown = authored.difference(columns.keys())
     if not unknown:
         return ()
     prefixes = ("physics:", "drive:", "limit:", "state:", "physx")
     return tuple(sorted(n for n in unknown if n.startswith(prefixes)))
-
-
-def get_value(columns: Mapping[str, Resolved], name: str, default=None):
-    resolved: Optional[Resolved] = columns.get(name)
-    return default if resolved is None else resolved.value

@@ -10,7 +10,7 @@ from ..descriptors import (Diagnostic, GearCoupling, JointDesc, JointStateDesc, 
 from ..provenance import Resolved
 from . import limits as limit_rules
 from .bodies import BodyIndex, ResolvedSide
-from .columns import ColumnTable, extra_physics_columns, read_columns
+from .columns import ColumnTable, extra_physics_columns
 
 JOINT_TYPE_BY_SCHEMA = {
     "PhysicsJoint": "d6",
@@ -55,21 +55,18 @@ def read_joint(prim, schema_type: str, joint_type: str, table: ColumnTable, bodi
                consumer: str) -> JointRecord:
     path = str(prim.GetPath())
     applied = tuple(prim.GetAppliedSchemas())
-    infos = table.infos(prim, schema_type, applied)
-    authored = frozenset(prim.GetAuthoredPropertyNames())
-    columns = read_columns(prim, infos, authored)
+    read = table.read(prim, schema_type, applied)
+    columns = read.columns
     diagnostics: list[Diagnostic] = []
-
-    rel0 = prim.GetRelationship("physics:body0").GetTargets() if "physics:body0" in authored else []
-    rel1 = prim.GetRelationship("physics:body1").GetTargets() if "physics:body1" in authored else []
-    for side, targets in ((0, rel0), (1, rel1)):
-        if len(targets) > 1:
-            diagnostics.append(Diagnostic("warning", path, f"physics:body{side} has {len(targets)} targets: "
-                                          "consumers read only the first", "several-targets"))
-    side0 = bodies.resolve_side(path, 0, str(rel0[0]) if rel0 else None, columns["physics:localPos0"].value,
-                                columns["physics:localRot0"].value, consumer)
-    side1 = bodies.resolve_side(path, 1, str(rel1[0]) if rel1 else None, columns["physics:localPos1"].value,
-                                columns["physics:localRot1"].value, consumer)
+    for name in read.several_targets:
+        diagnostics.append(Diagnostic("warning", path, f"{name} has several targets: consumers read only the first",
+                                      "several-targets"))
+    side0 = bodies.resolve_side(path, 0, columns["physics:body0"].value if columns["physics:body0"].authored
+                                else None, columns["physics:localPos0"].value, columns["physics:localRot0"].value,
+                                consumer)
+    side1 = bodies.resolve_side(path, 1, columns["physics:body1"].value if columns["physics:body1"].authored
+                                else None, columns["physics:localPos1"].value, columns["physics:localRot1"].value,
+                                consumer)
     diagnostics.extend(side0.diagnostics)
     diagnostics.extend(side1.diagnostics)
     if side0.body is None and side1.body is None:
@@ -90,7 +87,7 @@ def read_joint(prim, schema_type: str, joint_type: str, table: ColumnTable, bodi
             if abs(norm - 1.0) > 1e-3:
                 diagnostics.append(Diagnostic("warning", path, f"{name} has norm {norm:.6g}: consumers normalise it",
                                               "non-unit-quaternion"))
-    for name in extra_physics_columns(prim, infos, authored):
+    for name in extra_physics_columns(read.authored, columns):
         if name in MISSPELT_COUPLING_RELATIONSHIPS:
             diagnostics.append(Diagnostic("error", path, f"{name} is no schema relationship: consumers ignore it",
                                           "unknown-coupling-relationship"))
