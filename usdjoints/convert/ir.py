@@ -249,6 +249,9 @@ class Link:
     source: SourceRef
     pose: Pose | None = None  # link frame in the model frame when the format states it
     custom_data: Mapping[str, object] = field(default_factory=dict)
+    static: bool = False  # part of a static model: never moves, written without a rigid body
+    kinematic: bool = False  # moved by its pose only (PhysicsRigidBodyAPI kinematicEnabled)
+    gravity: bool | None = None  # False: gravity does not act on it; None = not written
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +292,9 @@ class Joint:
     source: SourceRef
     pose_in_child: Pose | None = None  # joint frame in the child link frame; None = coincident
     mimic: Mimic | None = None
-    thread_pitch: float | None = None  # screw joints [m/rad]
+    thread_pitch: float | None = None  # screw joints: translation per rotation [m/rad], SDFormat's sign
+    gearbox_ratio: float | None = None  # gearbox joints: theta_child = -ratio * theta_parent
+    gearbox_reference_body: str | None = None  # the link both geared hinges connect to
     custom_data: Mapping[str, object] = field(default_factory=dict)  # e.g. safety_controller
 
 

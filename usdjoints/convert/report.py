@@ -45,6 +45,8 @@ class ConversionReport:
     body_count: int
     joint_count: int
     entries: tuple[ReportEntry, ...]
+    articulation_roots: tuple[str, ...] = ()  # one per connected set of bodies
+    loop_joints: tuple[str, ...] = ()  # joints written with excludeFromArticulation
 
     @property
     def defaults(self) -> tuple[ReportEntry, ...]:
@@ -74,6 +76,8 @@ class ConversionReport:
             "robot": self.robot_name,
             "fixed_base": self.fixed_base,
             "articulation_root": self.articulation_root,
+            "articulation_roots": list(self.articulation_roots),
+            "loop_joints": list(self.loop_joints),
             "bodies": self.body_count,
             "joints": self.joint_count,
             "entries": [

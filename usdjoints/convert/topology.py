@@ -80,3 +80,122 @@ def build_tree(robot: RobotIR) -> Tree:
         raise InputError(str(stray.source), f"joint {stray.name!r} is part of a cycle detached from root "
                          f"{roots[0].name!r}", "break the loop")
     return Tree(roots[0].name, tuple(order), parent_joint)
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """A connected set of bodies: one articulation.
+
+    ``root`` is the world link when a joint ties the set to the world (a fixed base), else the
+    body the spanning tree grows from. ``tree`` lists the spanning tree's joints parents-first;
+    a tree joint may be walked against its written direction (``reversed_joints``).
+    """
+
+    root: str
+    bodies: tuple[str, ...]
+    tree: tuple[Joint, ...]
+    fixed_base: bool
+    reversed_joints: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Forest:
+    """Every body of a robot grouped into articulations, plus the joints that close loops.
+
+    ``loop_joints`` are written with ``physics:excludeFromArticulation = true``; ``anchored``
+    are joints between two anchors (world or static links), which no consumer can simulate.
+    """
+
+    components: tuple[Component, ...]
+    loop_joints: tuple[Joint, ...]
+    anchored: tuple[Joint, ...]
+    anchors: frozenset[str]
+
+
+def build_forest(robot: RobotIR, anchors: frozenset[str] = frozenset(),
+                 skipped: frozenset[str] = frozenset()) -> Forest:
+    """Groups bodies into connected sets and picks each set's spanning tree deterministically.
+
+    ``anchors`` are links that are not dynamic bodies (the world link, links of static models):
+    joints to them tie a set to the world instead of joining sets. ``skipped`` joints (floating
+    joints, welds dropped on request) connect nothing. The tree is a breadth-first search from the
+    world (the first world joint in file order wins) or, for a free set, from its first link in
+    file order that is no joint's child; neighbours are visited in file order, so the same file
+    always closes its loops with the same joints: each joint the search meets after both its
+    links were reached.
+    """
+    link_names = [link.name for link in robot.links]
+    known = set(link_names)
+    world = robot.world_link
+    if world is not None:
+        known.add(world)
+    anchors = frozenset(anchors | ({world} if world is not None else set()))
+    edges: list[Joint] = []
+    anchored: list[Joint] = []
+    for joint in robot.joints:
+        for role, name in (("parent", joint.parent), ("child", joint.child)):
+            if name not in known:
+                raise InputError(str(joint.source), f"joint {joint.name!r} names {role} link {name!r}, "
+                                 "which is not defined", "define the link or fix the name")
+        if joint.parent == joint.child:
+            raise InputError(str(joint.source), f"joint {joint.name!r} connects link {joint.parent!r} to itself")
+        if joint.name in skipped:
+            continue
+        if joint.parent in anchors and joint.child in anchors:
+            anchored.append(joint)
+        else:
+            edges.append(joint)
+
+    incident: dict[str, list[Joint]] = {}
+    for joint in edges:
+        incident.setdefault(joint.parent, []).append(joint)
+        incident.setdefault(joint.child, []).append(joint)
+    children = {j.child for j in edges if j.parent not in anchors}
+    bodies = [name for name in link_names if name not in anchors]
+
+    reached: set[str] = set()
+    used: set[str] = set()
+    components: list[Component] = []
+    # fixed-base sets first, grown from the world through its joints in file order
+    for joint in edges:
+        if joint.parent in anchors or joint.child in anchors:
+            start = joint.child if joint.parent in anchors else joint.parent
+            if start not in reached:
+                components.append(_grow(start, joint, incident, anchors, reached, used, fixed=True,
+                                        root=joint.parent if joint.parent in anchors else joint.child))
+    for name in sorted(bodies, key=lambda n: (n in children, link_names.index(n))):
+        if name not in reached:
+            components.append(_grow(name, None, incident, anchors, reached, used, fixed=False, root=name))
+    components.sort(key=lambda c: min(link_names.index(b) for b in c.bodies))
+    loops = tuple(j for j in edges if j.name not in used)
+    return Forest(tuple(components), loops, tuple(anchored), anchors)
+
+
+def _grow(start: str, entry: Joint | None, incident, anchors, reached: set, used: set, *, fixed: bool,
+          root: str) -> Component:
+    order: list[Joint] = []
+    reversed_joints: set[str] = set()
+    if entry is not None:
+        order.append(entry)
+        used.add(entry.name)
+        if entry.child in anchors:
+            reversed_joints.add(entry.name)
+    members = [start]
+    reached.add(start)
+    queue = [start]
+    while queue:
+        link = queue.pop(0)
+        for joint in incident.get(link, ()):
+            if joint.name in used:
+                continue
+            other = joint.child if joint.parent == link else joint.parent
+            if other in anchors or other in reached:
+                continue  # a second tie to the world or a loop: closed outside the tree
+            used.add(joint.name)
+            order.append(joint)
+            if joint.child == link:
+                reversed_joints.add(joint.name)
+            reached.add(other)
+            members.append(other)
+            queue.append(other)
+    return Component(root, tuple(members), tuple(order), fixed, frozenset(reversed_joints))

@@ -35,65 +35,14 @@ from .mass import inertia_matrix, principal_axes, quat_to_matrix
 from .meshes import MeshCache
 from .names import unique_child_name
 from .report import ConversionReport, EntryKind, Notes
-from .topology import Tree, build_tree
+from .usd_writer_couplings import write_gear, write_screw
+from .usd_writer_plan import WELD_NAME, BasePlan, link_poses, plan_base
 from .usd_writer_geometry import MaterialLibrary, write_shape
 from .usd_writer_joints import JointPlacement, write_joint
 
 MASSLESS_MASS = 1e-3  # [kg]
 MASSLESS_INERTIA = 1e-6  # [kg·m²]
-WELD_NAME = "world_weld"
 USD_EXTENSIONS = (".usda", ".usdc", ".usd")
-
-
-@dataclass(frozen=True, slots=True)
-class BasePlan:
-    fixed_base: bool
-    skipped_joints: frozenset[str]  # world joints not written (floating joints, welds dropped by request)
-    weld_root: str | None  # link to weld to the world with a new fixed joint
-    free_roots: tuple[str, ...]  # links with no written parent joint
-
-
-def plan_base(robot: RobotIR, tree: Tree, floating_base: bool | None, notes: Notes) -> BasePlan:
-    world = robot.world_link if tree.root == robot.world_link else None
-    skipped = {j.name for j in robot.joints if j.type is JointType.FLOATING}
-    weld_root = None
-    if world is None:
-        fixed = floating_base is False
-        weld_root = tree.root if fixed else None
-        if fixed:
-            notes.add(EntryKind.CHOICE, str(robot.source), f"link {tree.root!r}",
-                      "welded to the world (fixed base requested)")
-    else:
-        world_joints = [j for j in tree.order if j.parent == world]
-        if floating_base:
-            for joint in world_joints:
-                if joint.type is JointType.FIXED:
-                    skipped.add(joint.name)
-                    notes.add(EntryKind.DROPPED, str(joint.source), f"joint {joint.name!r}",
-                              "weld to the world not written (floating base requested)")
-        fixed = any(j.name not in skipped for j in world_joints)
-    free = [tree.root] if world is None and not fixed else []
-    free += [j.child for j in tree.order if j.name in skipped]
-    for joint in tree.order:
-        if joint.type is JointType.FLOATING and joint.parent != world:
-            notes.add(EntryKind.WARNING, str(joint.source), f"joint {joint.name!r}",
-                      "a floating joint inside the tree: its child becomes a free body")
-    return BasePlan(fixed, frozenset(skipped), weld_root, tuple(free))
-
-
-def link_poses(robot: RobotIR, tree: Tree) -> dict[str, Pose]:
-    """Each link frame in the model frame at q = 0 (stated poses win over forward kinematics)."""
-    stated = {link.name: link.pose for link in robot.links if link.pose is not None}
-    root_pose = (robot.pose.inverse() if robot.pose else IDENTITY) if tree.root == robot.world_link else IDENTITY
-    poses = {tree.root: stated.get(tree.root, root_pose)}
-    for joint in tree.order:
-        if joint.child in stated:
-            poses[joint.child] = stated[joint.child]
-            continue
-        parent_to_joint = joint.pose_in_parent or IDENTITY
-        child_to_joint = joint.pose_in_child or IDENTITY
-        poses[joint.child] = poses[joint.parent].compose(parent_to_joint).compose(child_to_joint.inverse())
-    return poses
 
 
 def write_usd(robot: RobotIR, output_path: str | os.PathLike, *, floating_base: bool | None = None,
@@ -118,9 +67,8 @@ def write_usd(robot: RobotIR, output_path: str | os.PathLike, *, floating_base: 
 
 def build_stage(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tuple[Usd.Stage, dict]:
     """Authors the robot into a new in-memory stage; returns it with the report's summary fields."""
-    tree = build_tree(robot)
-    plan = plan_base(robot, tree, floating_base, notes)
-    poses = link_poses(robot, tree)
+    plan = plan_base(robot, floating_base, notes)
+    poses = link_poses(robot, plan)
     stage = Usd.Stage.CreateInMemory()
     UsdGeom.SetStageMetersPerUnit(stage, 1.0)
     UsdPhysics.SetStageKilogramsPerUnit(stage, 1.0)
@@ -136,67 +84,115 @@ def build_stage(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tup
     scene.CreateGravityMagnitudeAttr(9.81)
 
     used: set[str] = set()
-    body_paths: dict[str, Sdf.Path] = {}
+    link_paths: dict[str, Sdf.Path] = {}
     for link in robot.links:
-        if link.name == robot.world_link and tree.root == robot.world_link:
+        if link.name == robot.world_link and link.pose is None and not (link.visuals or link.collisions):
             continue
-        body_paths[link.name] = robot_path.AppendChild(unique_child_name(link.name, used))
+        link_paths[link.name] = robot_path.AppendChild(unique_child_name(link.name, used))
+    body_paths = {name: path for name, path in link_paths.items() if name not in plan.forest.anchors
+                  and name != robot.world_link}
     joints_path = robot_path.AppendChild(unique_child_name("joints", used))
     looks = MaterialLibrary(stage, robot_path.AppendChild(unique_child_name("Looks", used)))
     meshes = MeshCache()
     for link in robot.links:
-        if link.name in body_paths:
-            _write_link(stage, body_paths[link.name], link, poses[link.name], robot, notes, meshes, looks)
+        if link.name in link_paths:
+            _write_link(stage, link_paths[link.name], link, poses[link.name], robot, notes, meshes, looks,
+                        rigid=link.name in body_paths)
 
     UsdGeom.Scope.Define(stage, joints_path)
-    placements = _placements(robot, tree, plan, poses, body_paths, joints_path)
+    placements = _placements(robot, plan, poses, body_paths, joints_path)
     joint_paths = {p.joint.name: p.path for p in placements}
+    tree_paths: dict[str, Sdf.Path] = dict(joint_paths)  # the prim a consumer's tree walk meets
     written = 0
+    gears = []
     for place in placements:
+        if place.joint.type is JointType.GEARBOX:
+            gears.append(place)
+            continue
+        if place.joint.type is JointType.SCREW:
+            nut_path = robot_path.AppendChild(unique_child_name(f"{place.joint.name}_screw_nut", used))
+            nut_pose = poses[place.joint.parent].compose(place.joint.pose_in_parent or IDENTITY)
+            screw = write_screw(stage, place, nut_path, nut_pose, robot, notes, joint_paths)
+            if screw is not None:
+                _name_prim(screw.coupling, place.joint.name)
+                tree_paths[place.joint.name] = screw.translation.GetPath()
+                written += 1
+            continue
         prim = write_joint(stage, place, robot, notes, joint_paths)
         if prim is not None:
             _name_prim(prim, place.joint.name)
             written += 1
+    for place in gears:
+        prim = write_gear(stage, place.joint, place.path, robot, notes, body_paths, joint_paths, poses)
+        if prim is not None:
+            _name_prim(prim, place.joint.name)
+            written += 1
 
-    if plan.fixed_base:
-        root_prim = robot_prim.GetPrim()
-    else:
-        root_prim = stage.GetPrimAtPath(body_paths[plan.free_roots[0]])
-    UsdPhysics.ArticulationRootAPI.Apply(root_prim)
-    extra_roots = plan.free_roots[1:] if not plan.fixed_base else plan.free_roots
-    for link in extra_roots:
-        notes.add(EntryKind.WARNING, str(robot.link(link).source), f"link {link!r}",
-                  "a free body outside the articulation (its subtree is not part of it)")
-    return stage, {"fixed_base": plan.fixed_base, "articulation_root": str(root_prim.GetPath()),
+    roots = _articulation_roots(stage, robot_prim.GetPrim(), plan, body_paths, tree_paths, robot)
+    for path in roots:
+        UsdPhysics.ArticulationRootAPI.Apply(stage.GetPrimAtPath(path))
+    return stage, {"fixed_base": plan.fixed_base, "articulation_root": str(roots[0]) if roots else "",
+                   "articulation_roots": tuple(str(r) for r in roots),
+                   "loop_joints": tuple(sorted(plan.excluded)),
                    "body_count": len(body_paths), "joint_count": written}
 
 
-def _placements(robot, tree, plan, poses, body_paths, joints_path) -> list[JointPlacement]:
+def _articulation_roots(stage, robot_prim, plan: BasePlan, body_paths, tree_paths, robot) -> list[Sdf.Path]:
+    """One root per set of bodies: the robot prim when it is the only set and fixed, else per set
+    the joint that ties it to the world (fixed base) or its root body (floating base)."""
+    components = [c for c in plan.components if any(b in body_paths for b in c.bodies)]
+    if len(components) == 1 and components[0].fixed_base:
+        return [robot_prim.GetPath()]
+    roots = []
+    for component in components:
+        if component.fixed_base:
+            roots.append(tree_paths[component.tree[0].name])
+        elif not component.tree and robot.link(component.root).kinematic:
+            continue  # a lone kinematic body is moved by its pose, not by an articulation
+        else:
+            roots.append(body_paths[component.root])
+    return roots
+
+
+def _placements(robot, plan: BasePlan, poses, body_paths, joints_path) -> list[JointPlacement]:
     used: set[str] = set()
     placements = []
-    if plan.weld_root is not None:
-        weld = Joint(WELD_NAME, JointType.FIXED, robot.world_link or "world", plan.weld_root, None, (),
-                     robot.source)
-        world_pose = (robot.pose or IDENTITY).compose(poses[plan.weld_root])
-        placements.append(JointPlacement(weld, joints_path.AppendChild(unique_child_name(WELD_NAME, used)),
-                                         None, body_paths[plan.weld_root], world_pose, IDENTITY))
-    for joint in tree.order:
-        if joint.name in plan.skipped_joints:
+    robot_pose = robot.pose or IDENTITY
+    gearboxes = [j for j in robot.joints if j.type is JointType.GEARBOX]
+    tree_order = [j for c in plan.components for j in c.tree]
+    loop_order = [j for j in robot.joints if j.name in plan.excluded]
+    for joint in tree_order + loop_order + gearboxes:
+        if joint.name in plan.skipped_joints and joint.type is not JointType.GEARBOX:
             continue
         body0 = body_paths.get(joint.parent)
-        placements.append(JointPlacement(
-            joint, joints_path.AppendChild(unique_child_name(joint.name, used)), body0,
-            body_paths[joint.child], joint.pose_in_parent or IDENTITY, joint.pose_in_child or IDENTITY))
+        pose0 = joint.pose_in_parent or IDENTITY
+        if body0 is None:  # the world or a static link: the frame is written in the world
+            pose0 = robot_pose.compose(poses[joint.parent]).compose(pose0)
+        body1 = body_paths.get(joint.child)
+        pose1 = joint.pose_in_child or IDENTITY
+        if body1 is None:  # the child cannot move: body1 stays empty (the world), the order is kept
+            pose1 = robot_pose.compose(poses[joint.child]).compose(pose1)
+            if body0 is None:
+                continue
+        placements.append(JointPlacement(joint, joints_path.AppendChild(unique_child_name(joint.name, used)),
+                                         body0, body1, pose0, pose1, joint.name in plan.excluded))
     return placements
 
 
-def _write_link(stage, path, link: Link, pose: Pose, robot: RobotIR, notes: Notes, meshes, looks) -> None:
+def _write_link(stage, path, link: Link, pose: Pose, robot: RobotIR, notes: Notes, meshes, looks, *,
+                rigid: bool) -> None:
     xform = UsdGeom.Xform.Define(stage, path)
     prim = xform.GetPrim()
     _name_prim(prim, link.name)
     _set_pose(xform, pose)
-    UsdPhysics.RigidBodyAPI.Apply(prim)
-    _write_mass(UsdPhysics.MassAPI.Apply(prim), link, robot, notes)
+    if rigid:
+        body = UsdPhysics.RigidBodyAPI.Apply(prim)
+        if link.kinematic:
+            body.CreateKinematicEnabledAttr(True)
+        if link.gravity is False:
+            prim.AddAppliedSchema("PhysxRigidBodyAPI")
+            prim.CreateAttribute("physxRigidBody:disableGravity", Sdf.ValueTypeNames.Bool).Set(True)
+        _write_mass(UsdPhysics.MassAPI.Apply(prim), link, robot, notes)
     used: set[str] = set()
     for kind, shapes in (("visual", link.visuals), ("collision", link.collisions)):
         for index, shape in enumerate(shapes):
@@ -253,7 +249,8 @@ def _write_mass(mass_api: UsdPhysics.MassAPI, link: Link, robot: RobotIR, notes:
 
 
 def _set_pose(xformable: UsdGeom.Xformable, pose: Pose) -> None:
-    xformable.AddTranslateOp().Set(Gf.Vec3d(*pose.position))
+    # double precision: float32 would limit positions to ~1e-7 relative (1e-6 m at 10 m)
+    xformable.AddTranslateOp(UsdGeom.XformOp.PrecisionDouble).Set(Gf.Vec3d(*pose.position))
     xformable.AddOrientOp(UsdGeom.XformOp.PrecisionDouble).Set(Gf.Quatd(*pose.orientation))
 
 

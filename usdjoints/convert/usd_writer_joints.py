@@ -47,9 +47,10 @@ class JointPlacement:
     joint: Joint
     path: Sdf.Path
     body0: Sdf.Path | None
-    body1: Sdf.Path
+    body1: Sdf.Path | None  # None only when the child link cannot move (static)
     pose0: Pose  # joint frame in body0 (or in the world when body0 is None)
     pose1: Pose  # joint frame in body1
+    exclude_from_articulation: bool = False  # the joint closes a loop
 
 
 def rotation_x_onto(axis) -> Quat:
@@ -121,8 +122,11 @@ def write_joint(stage: Usd.Stage, place: JointPlacement, robot: RobotIR, notes: 
     prim = usd_joint.GetPrim()
     if place.body0 is not None:
         usd_joint.CreateBody0Rel().SetTargets([place.body0])
-    usd_joint.CreateBody1Rel().SetTargets([place.body1])
-    usd_joint.CreateLocalPos0Attr(Gf.Vec3f(*place.pose0.position))
+    if place.body1 is not None:
+        usd_joint.CreateBody1Rel().SetTargets([place.body1])
+    if place.exclude_from_articulation:
+        usd_joint.CreateExcludeFromArticulationAttr(True)
+    usd_joint.CreateLocalPos0Attr(Gf.Vec3f(*place.pose0.position))  # the schema's type is float3
     usd_joint.CreateLocalRot0Attr(_gf_quat(quat_multiply(place.pose0.orientation, frame_rotation)))
     usd_joint.CreateLocalPos1Attr(Gf.Vec3f(*place.pose1.position))
     usd_joint.CreateLocalRot1Attr(_gf_quat(quat_multiply(place.pose1.orientation, frame_rotation)))

@@ -120,11 +120,13 @@ def read_joint(graph: FrameGraph, d: Decl, name: str, prefix: str, X_root_scope:
                                      "limit stiffness/dissipation kept as custom data: UsdPhysics limits are hard"))
 
     thread_pitch = None
+    gearbox_ratio = gearbox_reference = None
     if joint_type is ir.JointType.SCREW:
         thread_pitch = screw_thread_pitch_m_per_rad(d)
     if joint_type is ir.JointType.GEARBOX:
         ratio = child_text(d.element, "gearbox_ratio")
-        custom["sdformat:gearbox_ratio"] = 1.0 if ratio is None else float(ratio)
+        gearbox_ratio = 1.0 if ratio is None else float(ratio)
+        custom["sdformat:gearbox_ratio"] = gearbox_ratio
         reference = child_text(d.element, "gearbox_reference_body")
         if reference is None or reference == "__default__":
             notes.append(ReportEntry(EntryKind.WARNING, d.where, f"joint {name}",
@@ -133,14 +135,15 @@ def read_joint(graph: FrameGraph, d: Decl, name: str, prefix: str, X_root_scope:
             raise InputError(d.where, f"gearbox_reference_body '{reference}' of joint '{d.name}' names no link")
         else:
             body = graph.body(reference)
-            custom["sdformat:gearbox_reference_body"] = "world" if body == "world" else prefix + body
+            gearbox_reference = "world" if body == "world" else prefix + body
+            custom["sdformat:gearbox_reference_body"] = gearbox_reference
     if d.element.find("sensor") is not None:
         custom["sdformat:sensors"] = [s.get("name", "") for s in d.element.findall("sensor")]
         notes.append(ReportEntry(EntryKind.DROPPED, d.where, f"joint {name}", "joint sensors kept as custom data only"))
 
     joint = ir.Joint(name, joint_type, parent, child, to_ir_pose(pose_in_parent), tuple(axes), source(d.element),
                      pose_in_child=to_ir_pose(pose_in_child), mimic=mimic, thread_pitch=thread_pitch,
-                     custom_data=custom)
+                     gearbox_ratio=gearbox_ratio, gearbox_reference_body=gearbox_reference, custom_data=custom)
     return joint, notes
 
 

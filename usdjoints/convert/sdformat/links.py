@@ -47,8 +47,8 @@ def read_link(graph: FrameGraph, d: Decl, name: str, X_root_scope: Pose, static:
     custom: dict[str, object] = {}
     if static:
         custom["sdformat:static"] = True
-        notes.append(ReportEntry(EntryKind.WARNING, d.where, f"link {name}",
-                                 "belongs to a static model: written as a kinematic body"))
+        notes.append(ReportEntry(EntryKind.CHOICE, d.where, f"link {name}",
+                                 "belongs to a static model: written without a rigid body (a static collider)"))
     if child_bool(element, "kinematic", False):
         custom["sdformat:kinematic"] = True
     if not child_bool(element, "gravity", True):
@@ -86,7 +86,9 @@ def read_link(graph: FrameGraph, d: Decl, name: str, X_root_scope: Pose, static:
         geometry = _geometry(collision, name, locate_mesh, notes)
         collisions.append(ir.Collision(collision.get("name"), origin(collision), geometry, source(collision)))
     link = ir.Link(name, _inertial(element, name, notes, origin), tuple(visuals), tuple(collisions), source(element),
-                   pose=to_ir_pose(X_root_scope.compose(X_scope_link)), custom_data=custom)
+                   pose=to_ir_pose(X_root_scope.compose(X_scope_link)), custom_data=custom,
+                   static=static, kinematic=bool(custom.get("sdformat:kinematic", False)),
+                   gravity=False if custom.get("sdformat:gravity") is False else None)
     return link, notes
 
 

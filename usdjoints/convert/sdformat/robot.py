@@ -47,6 +47,8 @@ def build_robot(resolved: ResolvedDocument, resource_paths=()) -> ir.RobotIR:
     graph = resolved.graphs[0]
     builder = _Builder(tuple(str(p) for p in resource_paths or ()))
     if graph.scope.kind == "model":
+        # a joint to the world is placed relative to the world frame, which the model pose moves
+        builder.link_poses["world"] = top_model_pose(graph).inverse()
         builder.model(graph, "", IDENTITY, graph.scope.static)
         robot_pose = to_ir_pose(top_model_pose(graph))
     else:
