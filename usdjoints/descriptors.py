@@ -177,6 +177,7 @@ class ArticulationDesc:
     links: tuple[str, ...]
     joints: tuple[str, ...]
     loop_joints: tuple[str, ...] = ()
+    anchor_joints: tuple[str, ...] = ()  # joints tying a link to the world (they fix the base)
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,6 +51,7 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
         links: list[str] = []
         tree_joints: list[str] = []
         loop_joints: list[str] = []
+        anchor_joints: list[str] = []
         fixed_base = False
         base: Optional[str] = None
         for seed in seeds:
@@ -61,6 +62,7 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
             links.extend(component.links)
             tree_joints.extend(component.tree_joints)
             loop_joints.extend(component.loop_joints)
+            anchor_joints.extend(component.anchor_joints)
             if component.anchor_joints:
                 fixed_base = True
             if base is None:
@@ -74,9 +76,28 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
                 "articulation-loop"))
         if not links:
             diagnostics.append(Diagnostic("warning", root, "articulation root gathers no links", "empty-articulation"))
+        if consumer == "ovphysx":
+            diagnostics.extend(_welded_anchors(anchor_joints, joint_by_path, root))
         articulations.append(ArticulationDesc(root, fixed_base, base, tuple(links), tuple(tree_joints),
-                                              tuple(loop_joints)))
+                                              tuple(loop_joints), tuple(anchor_joints)))
     return ArticulationResult(tuple(articulations), joint_articulation, tuple(diagnostics))
+
+
+def _welded_anchors(anchor_joints, joint_by_path, root) -> list[Diagnostic]:
+    """PhysX turns the world anchor of an articulation into a fixed base: a hinge there never turns.
+
+    Measured with ovphysx 0.7: a revolute joint from the world to the base link of an
+    articulation gives a fixed-base articulation whose base stays put under gravity.
+    """
+    notes = []
+    for path in anchor_joints:
+        record = joint_by_path[path]
+        if record.type != "fixed":
+            notes.append(Diagnostic(
+                "error", path, f"this {record.type} joint ties articulation {root} to the world: PhysX makes it the "
+                "fixed base and the joint never moves; use a fixed joint to the world and put the "
+                f"{record.type} joint between two links", "welded-anchor"))
+    return notes
 
 
 def _bodies_under(roots, root_is_joint, joint_by_path, body_order, bodies: BodyIndex, consumer: str) -> dict:
