@@ -103,7 +103,7 @@ def build_stage(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tup
     placements = _placements(robot, plan, poses, body_paths, joints_path)
     joint_paths = {p.joint.name: p.path for p in placements}
     tree_paths: dict[str, Sdf.Path] = dict(joint_paths)  # the prim a consumer's tree walk meets
-    written = 0
+    written = nuts = 0
     gears = []
     for place in placements:
         if place.joint.type is JointType.GEARBOX:
@@ -117,6 +117,7 @@ def build_stage(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tup
                 _name_prim(screw.coupling, place.joint.name)
                 tree_paths[place.joint.name] = screw.translation.GetPath()
                 written += 1
+                nuts += 1
             continue
         prim = write_joint(stage, place, robot, notes, joint_paths)
         if prim is not None:
@@ -134,7 +135,7 @@ def build_stage(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tup
     return stage, {"fixed_base": plan.fixed_base, "articulation_root": str(roots[0]) if roots else "",
                    "articulation_roots": tuple(str(r) for r in roots),
                    "loop_joints": tuple(sorted(plan.excluded)),
-                   "body_count": len(body_paths), "joint_count": written}
+                   "body_count": len(body_paths) + nuts, "joint_count": written}
 
 
 def _articulation_roots(stage, robot_prim, plan: BasePlan, body_paths, tree_paths, robot) -> list[Sdf.Path]:

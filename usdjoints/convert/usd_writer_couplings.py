@@ -14,7 +14,10 @@ other joints, and usdjoints' simulator reads the same prims. So:
   thread_pitch [m/rad] times the rotation rate [rad/s], in SDFormat's sign. The nut gets
   1e-3 kg and 1e-6 kg·m² per axis: PhysX needs a positive mass on every body, and this one is
   small enough not to load the screw. Limits, drive and dynamics of the SDFormat axis go on the
-  rotation.
+  rotation. Measured with ovphysx 0.7: PhysX holds the rate ratio exactly (rotation/translation =
+  1/thread_pitch, same sign), but its joint positions drift away from the ratio over time (its
+  position correction does not follow a pinion that translates with the rack); the other orders
+  tried (rotation first, rack anchored on the parent) broke the rates as well.
 * Gearbox (SDFormat ``theta_child = -ratio · theta_parent``, both angles of the link relative to
   the reference body, about ``axis`` and ``axis2``): a ``PhysxPhysicsGearJoint`` between parent
   and child with ``physics:hinge0``/``hinge1`` the revolute joints that connect parent and child
