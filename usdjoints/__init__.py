@@ -23,6 +23,8 @@ __all__ = [
     "simulate",
     "open_stage",
     "plugin_path",
+    "author_joint_frames",
+    "write_trajectory",
     "__version__",
 ]
 
@@ -37,6 +39,8 @@ _LAZY = {
     "forward_dynamics": ("usdjoints.sim.api", "forward_dynamics"),
     "simulate": ("usdjoints.sim.api", "simulate"),
     "plugin_path": ("usdjoints.plugin_path", "plugin_path"),
+    "author_joint_frames": ("usdjoints.api_edit", "author_joint_frames"),
+    "write_trajectory": ("usdjoints.api_edit", "write_trajectory"),
 }
 
 

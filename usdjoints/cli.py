@@ -10,6 +10,7 @@ import os
 import sys
 from typing import Callable, Optional, Sequence
 
+from .audit.cli import register as _register_audit
 from .errors import UsageError, UsdJointsError
 
 CONSUMER_CHOICES = ("ovphysx", "usdphysics", "usdjoints")
@@ -169,7 +170,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 # Subcommands contributed by other modules: each is ``register(subparsers)`` setting ``run``.
-_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []
+_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_audit]
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

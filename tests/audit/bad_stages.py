@@ -134,6 +134,11 @@ BAD: dict[str, tuple[str, str | None, str | None]] = {
     "nested-root": (world(robot(joint("PhysicsRevoluteJoint", "J", RA, RB, HINGE)).replace(
         body("B", 1), 'def Xform "Inner" (prepend apiSchemas = ["PhysicsArticulationRootAPI"])\n{\n'
         + body("B", 1) + "}\n").replace(RB, "/World/Robot/Inner/B")), "/World/Robot/Inner", None),
+    "welded-anchor": (world('def Xform "Robot" (prepend apiSchemas = ["PhysicsArticulationRootAPI"])\n{\n'
+                            + body("A", 0) + body("B", 1)
+                            + joint("PhysicsRevoluteJoint", "Mount", None, RA, HINGE)
+                            + joint("PhysicsRevoluteJoint", "J", RA, RB, HINGE) + "}\n"),
+                      "/World/Robot/Mount", None),
     "root-on-non-link": (world(body("A", 0, "bool physics:kinematicEnabled = true",
                                     ', "PhysicsArticulationRootAPI"'), body("B", 1),
                                joint("PhysicsRevoluteJoint", "J", *AB, HINGE)), "/World/A", None),

@@ -6,7 +6,6 @@ UsdGeom.BasisCurves). Oracles are named per test.
 """
 from __future__ import annotations
 
-import importlib.util
 import math
 import shutil
 
@@ -19,7 +18,6 @@ from samples import REPO
 from usdjoints.plugin_path import plugin_path
 
 SAMPLES = REPO / "sample_stages"
-HAVE_AUDITOR = importlib.util.find_spec("usdjoints.audit") is not None
 # Positions pass through float32 (authored point3f/quatf and the walker's poses): 1e-6 of a
 # metre-sized stage is a few float32 ulps.
 FLOAT32_TOL = 1e-6
@@ -224,17 +222,6 @@ def _max_abs(a, b):
 
 # -- Audit stage and Pin defaults -------------------------------------------------------------
 
-@pytest.mark.skipif(HAVE_AUDITOR, reason="the auditor is installed: its behaviour is tested below")
-def test_audit_commands_fail_clearly_without_the_auditor(viewer):
-    """Without usdjoints.audit both commands fail with a status line naming the missing auditor."""
-    api, registry = viewer(SAMPLES / "bad_onesided_limit.usda")
-    for name in ("usdjoints.auditStage", "usdjoints.pinDefaults"):
-        outcome = _run(registry, name)
-        assert not outcome.ok
-        assert "auditor is not installed" in api.status[-1]
-    assert not api.stage.GetSessionLayer().rootPrims
-
-
 def _bad_onesided_copy(tmp_path):
     """bad_onesided_limit.usda copied where "Pin defaults" may write beside it."""
     path = tmp_path / "bad_onesided_limit.usda"
@@ -242,7 +229,6 @@ def _bad_onesided_copy(tmp_path):
     return path
 
 
-@pytest.mark.skipif(not HAVE_AUDITOR, reason="usdjoints.audit is not installed")
 def test_audit_selects_the_prims_with_the_worst_findings(viewer):
     """Oracle: the sample's own header: "OneSided" (one finite bound inside an articulation) is the
     hazard PhysX locks, so the audit reports an error there and the viewer selects that prim."""
@@ -257,7 +243,6 @@ def test_audit_selects_the_prims_with_the_worst_findings(viewer):
     assert not api.stage.GetSessionLayer().rootPrims  # auditing writes nothing
 
 
-@pytest.mark.skipif(not HAVE_AUDITOR, reason="usdjoints.audit is not installed")
 def test_choosing_a_finding_in_the_window_selects_its_prim(viewer, monkeypatch):
     """The window's row callback selects the chosen finding's prim, row by row."""
     from usdjoints.usdview import commands, dialogs
@@ -282,7 +267,6 @@ def test_choosing_a_finding_in_the_window_selects_its_prim(viewer, monkeypatch):
         assert opened["rows"][row][2] == (finding.prim or "-")
 
 
-@pytest.mark.skipif(not HAVE_AUDITOR, reason="usdjoints.audit is not installed")
 def test_pin_defaults_writes_the_fix_layer_beside_the_stage(viewer, tmp_path):
     """Oracle: USD composition of the written file: opened as a stage, the fix layer makes
     physics:upperLimit of "OneSided" authored (+inf, the schema fallback PhysX would otherwise not
@@ -304,7 +288,6 @@ def test_pin_defaults_writes_the_fix_layer_beside_the_stage(viewer, tmp_path):
     assert pinned.GetPrimAtPath("/World/OneSided").GetAttribute("physics:lowerLimit").Get() == -30
 
 
-@pytest.mark.skipif(not HAVE_AUDITOR, reason="usdjoints.audit is not installed")
 def test_pin_defaults_refuses_an_unsaved_stage():
     """An in-memory stage has no file to write beside: one status line, nothing written."""
     from usdjoints.usdview import commands

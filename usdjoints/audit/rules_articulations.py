@@ -25,6 +25,16 @@ class NestedRoot(DiagnosticRule):
     fix = "keep one PhysicsArticulationRootAPI per articulation, on disjoint subtrees"
 
 
+class WeldedAnchor(DiagnosticRule):
+    id = "welded-anchor"
+    code = "welded-anchor"
+    description = ("a revolute, prismatic or other moving joint ties an articulation to the world: PhysX makes it "
+                   "the fixed base and the joint never moves")
+    severity = "error"
+    consumers = ("ovphysx",)
+    fix = "weld the base to the world with a PhysicsFixedJoint and put the moving joint between two links"
+
+
 class RootOnNonLink(DiagnosticRule):
     id = "root-on-non-link"
     code = "root-on-non-link"
@@ -91,5 +101,5 @@ class RootElectedElsewhere(Rule):
                                "follow that body")
 
 
-RULES = (ArticulationLoop, NestedRoot, RootOnNonLink, EmptyArticulation, DisabledJointCutsLinks,
+RULES = (ArticulationLoop, NestedRoot, WeldedAnchor, RootOnNonLink, EmptyArticulation, DisabledJointCutsLinks,
          RootElectedElsewhere)
