@@ -1,0 +1,205 @@
+"""Side by side in one run: the simulator against its anchors.
+
+1. Single-robot ABA kernel against pinocchio's aba (same float64 tree; target ours/pin <= 0.6).
+2. 4,096 environments of the Franka panda arm (example-robot-data URDF -> usdjoints convert ->
+   a layer adding a position drive on every joint -> load_model; limits and drives active),
+   env-steps/s against mujoco.rollout with 2 threads on the same URDF (meshes stripped, a
+   position actuator with the same gains on every joint, contacts off; target ours/mujoco >= 3).
+3. Cold and warm start of `usdjoints simulate` on that stage (cold: NUMBA_CACHE_DIR is an empty
+   temporary folder, so every kernel compiles; warm: the same folder, filled by the cold run).
+
+Not a test: run `python benchmarks/sim_vs_anchors.py [--envs 4096] [--steps 200]`. Needs the
+`oracle` extra (pinocchio, example-robot-data) and mujoco.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from sim_vs_pinocchio import bench_robot, robots_dir  # noqa: E402
+
+PANDA = "panda_description/urdf/panda.urdf"
+DT = 1e-3  # [s]
+KP = 100.0  # [N m/rad | N/m] position-drive stiffness on every joint
+KD = 10.0  # [N m s/rad | N s/m]
+
+
+def panda_urdf(folder: Path) -> Path:
+    """The panda URDF without mimic tags (the fingers become two independent joints on both
+    sides: the simulator does not take PhysxMimicJointAPI yet)."""
+    text = (robots_dir() / PANDA).read_text()
+    text = re.sub(r"<mimic\b[^>]*/>", "", text)
+    path = folder / "panda.urdf"
+    path.write_text(text)
+    return path
+
+
+def panda_stage(urdf: Path, folder: Path) -> tuple[Path, dict]:
+    """Convert (fixed base), then a layer setting every joint's drive gains and a mid-range
+    target; the converter's drive keeps the URDF effort as its max force."""
+    import usdjoints  # noqa: F401  (registers the PhysX schemas first)
+    from pxr import Sdf, Usd, UsdPhysics
+
+    from usdjoints.convert import convert_urdf
+
+    converted = folder / "panda_converted.usda"
+    convert_urdf(urdf, converted, floating_base=False)
+    stage_path = folder / "panda_driven.usda"
+    layer = Sdf.Layer.CreateNew(str(stage_path))
+    layer.subLayerPaths.append(str(converted))
+    stage = Usd.Stage.Open(layer)
+    source = Usd.Stage.Open(str(converted))
+    for key in ("metersPerUnit", "kilogramsPerUnit", "upAxis"):
+        stage.SetMetadata(key, source.GetMetadata(key))
+    stage.SetEditTarget(layer)
+    targets = {}
+    for prim in stage.Traverse():
+        if prim.IsA(UsdPhysics.RevoluteJoint) or prim.IsA(UsdPhysics.PrismaticJoint):
+            angular = prim.IsA(UsdPhysics.RevoluteJoint)
+            joint = UsdPhysics.RevoluteJoint(prim) if angular else UsdPhysics.PrismaticJoint(prim)
+            lo, hi = joint.GetLowerLimitAttr().Get(), joint.GetUpperLimitAttr().Get()
+            mid = 0.5 * (lo + hi)
+            drive = UsdPhysics.DriveAPI.Apply(prim, "angular" if angular else "linear")
+            per = math.pi / 180.0 if angular else 1.0  # USD angular gains are per degree
+            drive.CreateStiffnessAttr(KP * per)
+            drive.CreateDampingAttr(KD * per)
+            drive.CreateTargetPositionAttr(mid)
+            targets[prim.GetName()] = math.radians(mid) if angular else mid
+    layer.Save()
+    return stage_path, targets
+
+
+def bench_ours(stage_path: Path, n_envs: int, n_steps: int, threads: int) -> tuple[float, object]:
+    import numba
+
+    from usdjoints.model.build import load_model
+    from usdjoints.sim import api
+
+    model = load_model(stage_path)
+    assert np.isfinite(model.dof_lower).all() and (model.dof_drive_type > 0).all()
+    rng = np.random.default_rng(0)
+    q0 = model.dof_lower + rng.random((n_envs, model.nv)) * (model.dof_upper - model.dof_lower)
+    numba.set_num_threads(threads)
+    api.simulate(model, 2 * DT, DT, n_envs=2, q0=q0[:2], record_every=2)  # compile or load
+    t0 = time.perf_counter()
+    tr = api.simulate(model, n_steps * DT, DT, n_envs=n_envs, q0=q0, record_every=n_steps)
+    elapsed = time.perf_counter() - t0
+    return n_envs * n_steps / elapsed, (model, tr)
+
+
+def mujoco_model(urdf: Path, targets: dict):
+    """MuJoCo's own URDF import with meshes stripped, plus a position actuator per joint."""
+    import mujoco
+    from lxml import etree
+
+    root = etree.fromstring(urdf.read_bytes())
+    for link in root.iter("link"):
+        for geometry in link.findall("visual") + link.findall("collision"):
+            link.remove(geometry)
+    extension = etree.SubElement(root, "mujoco")
+    etree.SubElement(extension, "compiler", discardvisual="true", fusestatic="false")
+    model = mujoco.MjModel.from_xml_string(etree.tostring(root, encoding="unicode"))
+    with tempfile.TemporaryDirectory() as tmp:
+        xml_path = os.path.join(tmp, "panda.xml")
+        mujoco.mj_saveLastXML(xml_path, model)
+        mjcf = etree.parse(xml_path).getroot()
+    option = mjcf.find("option")
+    if option is None:
+        option = etree.SubElement(mjcf, "option")
+    option.set("timestep", repr(DT))
+    option.set("integrator", "implicitfast")  # actuator damping implicit, like our drives
+    flags = etree.SubElement(option, "flag")
+    flags.set("contact", "disable")
+    actuators = etree.SubElement(mjcf, "actuator")
+    efforts = {j.get("name"): float(j.find("limit").get("effort")) for j in root.iter("joint")
+               if j.find("limit") is not None}
+    for name in targets:  # the URDF effort bounds the actuator, as maxForce bounds our drive
+        etree.SubElement(actuators, "position", joint=name, kp=repr(KP), kv=repr(KD),
+                         forcelimited="true", forcerange=f"{-efforts[name]!r} {efforts[name]!r}")
+    model = mujoco.MjModel.from_xml_string(etree.tostring(mjcf, encoding="unicode"))
+    for j in range(model.njnt):
+        assert model.jnt_limited[j], "every panda joint is limited in the URDF"
+    return model
+
+
+def bench_mujoco(urdf: Path, targets: dict, n_envs: int, n_steps: int, threads: int) -> float:
+    import mujoco
+    from mujoco import rollout
+
+    model = mujoco_model(urdf, targets)
+    ctrl = np.array([targets[model.joint(int(model.actuator_trnid[a, 0])).name] for a in range(model.nu)])
+    spec = mujoco.mjtState.mjSTATE_FULLPHYSICS
+    data = mujoco.MjData(model)
+    rng = np.random.default_rng(0)
+    lo, hi = model.jnt_range[:, 0], model.jnt_range[:, 1]
+    states = np.empty((n_envs, mujoco.mj_stateSize(model, spec)))
+    for e in range(n_envs):
+        mujoco.mj_resetData(model, data)
+        data.qpos[:] = lo + rng.random(model.nq) * (hi - lo)
+        mujoco.mj_getState(model, data, states[e], spec)
+    control = np.broadcast_to(ctrl, (n_envs, n_steps, model.nu)).copy()
+    datas = [mujoco.MjData(model) for _ in range(threads)]
+    with rollout.Rollout(nthread=threads) as runner:
+        runner.rollout(model, datas, states[:2], control[:2, :2])  # warm the pool
+        t0 = time.perf_counter()
+        runner.rollout(model, datas, states, control)
+        elapsed = time.perf_counter() - t0
+    return n_envs * n_steps / elapsed
+
+
+def start_times(stage_path: Path) -> tuple[float, float]:
+    """Wall time of `usdjoints simulate STAGE --duration 0.1` with an empty, then a filled
+    numba cache [s]."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        command = [sys.executable, "-m", "usdjoints.cli", "simulate", str(stage_path), "--duration", "0.1"]
+        times = []
+        for _ in range(2):
+            t0 = time.perf_counter()
+            subprocess.run(command, env=env, check=True, capture_output=True)
+            times.append(time.perf_counter() - t0)
+    return times[0], times[1]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--robots", nargs="*", default=["ur5", "panda", "solo12", "talos"])
+    parser.add_argument("--calls", type=int, default=20000)
+    parser.add_argument("--envs", type=int, default=4096)
+    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+
+    print("== 1. ABA kernel vs pinocchio.aba (ratio = ours / pinocchio, target <= 0.6)")
+    for name in args.robots:
+        bench_robot(name, args.calls)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        urdf = panda_urdf(folder)
+        stage_path, targets = panda_stage(urdf, folder)
+        print(f"\n== 2. {args.envs} envs x {args.steps} steps of the panda ({len(targets)} driven, "
+              f"limited joints), dt = {DT:g} s, {args.threads} threads each")
+        ours, (model, tr) = bench_ours(stage_path, args.envs, args.steps, args.threads)
+        theirs = bench_mujoco(urdf, targets, args.envs, args.steps, args.threads)
+        print(f"usdjoints simulate (euler): {ours / 1e6:.3f} M env-steps/s   mujoco.rollout: "
+              f"{theirs / 1e6:.3f} M env-steps/s   ratio ours/mujoco x{ours / theirs:.2f} (target >= 3)")
+        print(f"\n== 3. `usdjoints simulate` start time on the driven panda stage (0.1 s simulated)")
+        cold, warm = start_times(stage_path)
+        print(f"cold (empty NUMBA_CACHE_DIR) {cold:.2f} s   warm {warm:.2f} s   ratio x{cold / warm:.1f}")
+
+
+if __name__ == "__main__":
+    main()
