@@ -31,7 +31,7 @@ twist, as pinocchio orders it).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -48,6 +48,21 @@ DRIVE_NONE = 0
 DRIVE_FORCE = 1
 DRIVE_ACCELERATION = 2
 DRIVE_TYPES = {"force": DRIVE_FORCE, "acceleration": DRIVE_ACCELERATION}
+
+# Loop-closing joints keep the primitive codes above; a weld closing a loop is LOOP_FIXED.
+LOOP_FIXED = 4
+LOOP_TYPES = {"revolute": REVOLUTE, "prismatic": PRISMATIC, "spherical": SPHERICAL, "fixed": LOOP_FIXED}
+
+COLLIDER_SPHERE = 0
+COLLIDER_CAPSULE = 1
+COLLIDER_BOX = 2
+COLLIDER_PLANE = 3
+COLLIDER_TYPES = {"sphere": COLLIDER_SPHERE, "capsule": COLLIDER_CAPSULE, "box": COLLIDER_BOX,
+                  "plane": COLLIDER_PLANE}
+
+
+def _empty(*shape, dtype=np.float64):
+    return field(default_factory=lambda: np.zeros(shape, dtype=dtype))
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,6 +124,38 @@ class ArticulatedModel:
     gravity: np.ndarray              # float64 [3] [m/s^2], in world coordinates
     q_initial: np.ndarray            # float64 [nq], the state a simulation starts from by default
     qd_initial: np.ndarray           # float64 [nv]
+
+    # Couplings, shape [ncoupling]: exact linear constraints between two scalar dofs,
+    # coeff[0] q[dof 0] + coeff[1] q[dof 1] + offset = 0 (so coeff[0] v0 + coeff[1] v1 = 0), in SI
+    # and radians. Rack-and-pinion, gear and mimic joints all become one row.
+    coupling_names: tuple[str, ...] = ()
+    coupling_dof: np.ndarray = _empty(0, 2, dtype=np.int64)   # int64 [ncoupling, 2], dof indices
+    coupling_coeff: np.ndarray = _empty(0, 2)                  # float64 [ncoupling, 2]
+    coupling_offset: np.ndarray = _empty(0)                    # float64 [ncoupling] [rad | m]
+
+    # Loop closures, shape [nloop]: a joint outside the tree holds frame A (on link_a, the joint's
+    # body0 side) and frame B (on link_b, body1) together except along its free axes.
+    loop_names: tuple[str, ...] = ()
+    loop_type: np.ndarray = _empty(0, dtype=np.int64)          # int64 [nloop], LOOP_TYPES
+    loop_link: np.ndarray = _empty(0, 2, dtype=np.int64)       # int64 [nloop, 2], -1 = world
+    loop_R_link_frame: np.ndarray = _empty(0, 2, 3, 3)         # float64 [nloop, 2, 3, 3]
+    loop_p_link_frame: np.ndarray = _empty(0, 2, 3)            # float64 [nloop, 2, 3] [m]
+    loop_axis: np.ndarray = _empty(0, 3)                       # float64 [nloop, 3], in frame A
+
+    # Colliders, shape [ncollider]: primitives fixed to a link (-1 = the world). A capsule's axis
+    # and a plane's normal are the collider frame's z axis.
+    collider_names: tuple[str, ...] = ()
+    collider_type: np.ndarray = _empty(0, dtype=np.int64)      # int64, COLLIDER_TYPES
+    collider_link: np.ndarray = _empty(0, dtype=np.int64)      # int64, -1 = world
+    collider_R_link: np.ndarray = _empty(0, 3, 3)              # float64 [ncollider, 3, 3]
+    collider_p_link: np.ndarray = _empty(0, 3)                 # float64 [ncollider, 3] [m]
+    collider_size: np.ndarray = _empty(0, 3)  # [m]: sphere (r, 0, 0), capsule (r, half length, 0), box half extents
+    collider_friction: np.ndarray = _empty(0)                  # float64 [ncollider], Coulomb mu
+    collider_restitution: np.ndarray = _empty(0)               # float64 [ncollider], 0..1
+    # Pairs of colliders that may touch (same-link and jointed pairs filtered), int64 [npair, 2].
+    collision_pairs: np.ndarray = _empty(0, 2, dtype=np.int64)
+
+    diagnostics: tuple = ()          # usdjoints.descriptors.Diagnostic: what the build changed or dropped
 
     def __post_init__(self):
         # Kernels share these arrays across calls and threads: make accidental writes fail loudly.

@@ -3,8 +3,11 @@
 Every unit conversion happens here, once: stage lengths and masses to SI, degrees to radians,
 per-degree gains to per-radian. Joints become a forest: each connected set of dynamic bodies is
 one tree, rooted where a joint ties it to the world (fixed base) or, when none does, at its
-articulation's base (or first body) on a free joint. What the simulator does not handle yet is
-rejected here with a message naming the prims.
+articulation's base (or first body) on a free joint. Joints marked excludeFromArticulation, and
+joints that would close a loop, become loop-closure constraints; rack-and-pinion, gear and mimic
+joints become couplings (constraints.py); collision shapes become colliders (colliders.py). What
+the simulator does not handle (distance and custom joints) is rejected here with a message
+naming the prims.
 """
 from __future__ import annotations
 
@@ -19,6 +22,8 @@ from .. import units
 from ..descriptors import JointDesc, StageDescription
 from ..errors import UnsupportedFeature
 from .builder import Drive, ModelBuilder
+from .colliders import collider_arrays
+from .constraints import coupling_arrays, loop_arrays
 from .initial_state import initial_q, initial_qd
 from .mass import body_mass_properties
 from .rotation import matrix_to_quat, quat_to_matrix
@@ -31,27 +36,32 @@ _AXES = {"X": np.array([1.0, 0.0, 0.0]), "Y": np.array([0.0, 1.0, 0.0]), "Z": np
 _D6_TRANSLATIONS = ("transX", "transY", "transZ")
 _D6_ROTATIONS = ("rotX", "rotY", "rotZ")
 _SIMULATED_TYPES = ("revolute", "prismatic", "spherical", "fixed", "d6")
+_COUPLING_TYPES = ("rack_and_pinion", "gear")
 
 
-def load_model(stage_or_path) -> "ArticulatedModel":  # noqa: F821
-    """Walk a stage (or path) as usdjoints reads it and build its model."""
+def load_model(stage_or_path, *, contact: bool = True) -> "ArticulatedModel":  # noqa: F821
+    """Walk a stage (or path) as usdjoints reads it and build its model (``contact=False``
+    leaves the colliders out)."""
     from ..walker import walk
     from ..walker.stage_io import open_stage
 
     stage = open_stage(stage_or_path)
-    return build_model(walk(stage, consumer="usdjoints"), stage)
+    return build_model(walk(stage, consumer="usdjoints"), stage, contact=contact)
 
 
-def build_model(description: StageDescription, stage) -> "ArticulatedModel":  # noqa: F821
+def build_model(description: StageDescription, stage, *, contact: bool = True) -> "ArticulatedModel":  # noqa: F821
     if description.consumer != "usdjoints":
         raise ValueError("build_model needs a walk made with consumer='usdjoints'")
     mpu = float(description.units.meters_per_unit.value)
     kpu = float(description.units.kilograms_per_unit.value)
     dynamic = {b.path: b for b in description.bodies if b.enabled and not b.kinematic}
-    joints = [j for j in description.joints if j.enabled and (j.body0 in dynamic or j.body1 in dynamic)]
+    joints = [j for j in description.joints if j.enabled and (j.body0 in dynamic or j.body1 in dynamic)
+              and j.type not in _COUPLING_TYPES]
     _reject_unsupported(joints, dynamic)
 
-    tree = _spanning_forest(description, joints, dynamic)
+    tree, loop_paths = _spanning_forest(description, [j for j in joints if not j.exclude_from_articulation],
+                                        dynamic)
+    loop_joints = [j for j in joints if j.exclude_from_articulation or j.path in loop_paths]
     builder = ModelBuilder(gravity=_gravity(stage, description.units.up_axis.value, mpu))
     q0_parts: dict[str, np.ndarray] = {}
     for body_path, joint, parent in tree:
@@ -72,6 +82,13 @@ def build_model(description: StageDescription, stage) -> "ArticulatedModel":  # 
     model = builder.build()
     model = dataclasses.replace(model, q_initial=initial_q(model, q0_parts, tree, description, mpu),
                                 qd_initial=initial_qd(model, tree, description, dynamic, mpu))
+    names, dofs, coeffs, offsets, notes = coupling_arrays(model, description)
+    loops, loop_notes = loop_arrays(model, description, loop_joints)
+    colliders, collider_notes = ({}, []) if not contact else collider_arrays(
+        stage, description, model, [j for j in description.joints if j.enabled])
+    model = dataclasses.replace(model, coupling_names=names, coupling_dof=dofs, coupling_coeff=coeffs,
+                                coupling_offset=offsets, **loops, **colliders,
+                                diagnostics=tuple(notes + loop_notes + collider_notes))
     return _with_limit_springs(model)
 
 
@@ -80,10 +97,6 @@ def _reject_unsupported(joints: list[JointDesc], dynamic: dict) -> None:
     for joint in joints:
         if joint.type not in _SIMULATED_TYPES:
             problems.append(f"{joint.path} ({joint.type} joint)")
-        elif joint.mimics:
-            problems.append(f"{joint.path} (PhysxMimicJointAPI)")
-        elif joint.exclude_from_articulation:
-            problems.append(f"{joint.path} (excludeFromArticulation: a loop-closing constraint)")
     if problems:
         raise UnsupportedFeature(
             "the simulator does not handle these joints yet: " + ", ".join(problems)
@@ -91,7 +104,8 @@ def _reject_unsupported(joints: list[JointDesc], dynamic: dict) -> None:
 
 
 def _spanning_forest(description: StageDescription, joints: list[JointDesc], dynamic: dict):
-    """(body, joint or None for a free root, parent body or None) in topological order."""
+    """(body, joint or None for a free root, parent body or None) in topological order, and the
+    paths of the joints left out because they close loops."""
     adjacency = defaultdict(list)
     anchors = {}
     for joint in joints:
@@ -143,11 +157,7 @@ def _spanning_forest(description: StageDescription, joints: list[JointDesc], dyn
                 seen.add(other)
                 tree.append((other, joint, body))
                 queue.append(other)
-    if loops:
-        raise UnsupportedFeature(
-            "these joints close kinematic loops, which the simulator does not handle yet: "
-            + ", ".join(sorted(set(loops))) + "; mark them excludeFromArticulation or disable them")
-    return tree
+    return tree, set(loops)
 
 
 def _pose(pose, mpu: float):

@@ -14,6 +14,12 @@ from .packed import PackedModel, pack
 from .trajectory import Trajectory
 
 INTEGRATORS = {"euler": 0, "rk4": 1}
+# Contact softness: the penetration spring-damper's natural period [s] (see kernels/contact.py),
+# how far apart [m] two colliders may be and still get a (gap-closing) contact, and the number of
+# Gauss-Seidel sweeps over the contact rows.
+CONTACT_TIME_CONSTANT = 0.02
+CONTACT_MARGIN = 1e-4
+CONTACT_ITERATIONS = 50
 
 
 def _state(name: str, value, size: int) -> np.ndarray:
@@ -131,8 +137,15 @@ def _batch(name: str, value, default: np.ndarray, n_envs: int) -> np.ndarray:
 
 
 def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: str = "euler",
-             q0=None, qd0=None, n_envs: int = 1, record_every: int = 1) -> Trajectory:
-    """Simulate ``duration`` [s] at step ``dt`` [s] with passive forces, limits and drives.
+             q0=None, qd0=None, n_envs: int = 1, record_every: int = 1, *,
+             contact_time_constant: float = CONTACT_TIME_CONSTANT) -> Trajectory:
+    """Simulate ``duration`` [s] at step ``dt`` [s] with passive forces, limits, drives,
+    couplings, loop closures and contact.
+
+    Couplings and loop closures hold exactly (the initial state is projected onto them first);
+    contact impulses follow the "euler" velocity update (with "rk4" they act on each finished
+    step, first order in time); ``contact_time_constant`` [s]
+    is the period of the penetration spring (smaller is stiffer, at least 2 dt is used).
 
     ``integrator``: "euler" (semi-implicit, springs, dampers and drives implicit) or "rk4"
     (explicit). ``q0``/``qd0`` default to the model's initial state; give shape [nq] / [nv]
@@ -148,6 +161,8 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
         raise UsageError(f"dt must be a positive number of seconds, got {dt!r}")
     if not (math.isfinite(duration) and duration >= 0):
         raise UsageError(f"duration must be a non-negative number of seconds, got {duration!r}")
+    if not (math.isfinite(contact_time_constant) and contact_time_constant > 0):
+        raise UsageError(f"contact_time_constant must be a positive number of seconds, got {contact_time_constant!r}")
     if int(n_envs) < 1 or int(record_every) < 1:
         raise UsageError("n_envs and record_every must be at least 1")
     n_envs, record_every = int(n_envs), int(record_every)
@@ -161,7 +176,8 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     status = np.empty((n_envs, 2), dtype=np.int64)
     args = (pm.link_table, pm.link_axis, pm.R_parent_joint, pm.p_parent_joint, pm.R_joint_child,
             pm.p_joint_child, pm.S, pm.I6, pm.dof_parent, pm.dof_table, pm.armature, pm.gravity,
-            pm.body_link, pm.body_R_link, pm.body_p_link)
+            pm.body_link, pm.body_R_link, pm.body_p_link, *pm.constraint_arrays(),
+            np.array([max(contact_time_constant, 2.0 * dt), CONTACT_MARGIN, CONTACT_ITERATIONS], dtype=np.float64))
     code = INTEGRATORS[integrator]
     if n_envs == 1:
         simulate_env(*args, q0[0], qd0[0], float(dt), n_steps, code, record_every, q_traj[0],

@@ -30,8 +30,31 @@ class PackedModel:
     body_link: np.ndarray        # int64 [nbody]
     body_R_link: np.ndarray      # float64 [nbody, 3, 3]
     body_p_link: np.ndarray      # float64 [nbody, 3] [m]
+    coupling_dof: np.ndarray     # int64 [ncoupling, 2]
+    coupling_coeff: np.ndarray   # float64 [ncoupling, 2]
+    coupling_offset: np.ndarray  # float64 [ncoupling]
+    loop_type: np.ndarray        # int64 [nloop]
+    loop_link: np.ndarray        # int64 [nloop, 2]
+    loop_R: np.ndarray           # float64 [nloop, 2, 3, 3]
+    loop_p: np.ndarray           # float64 [nloop, 2, 3] [m]
+    loop_axis: np.ndarray        # float64 [nloop, 3]
+    col_type: np.ndarray         # int64 [ncollider]
+    col_link: np.ndarray         # int64 [ncollider]
+    col_R: np.ndarray            # float64 [ncollider, 3, 3]
+    col_p: np.ndarray            # float64 [ncollider, 3] [m]
+    col_size: np.ndarray         # float64 [ncollider, 3] [m]
+    col_friction: np.ndarray     # float64 [ncollider]
+    col_restitution: np.ndarray  # float64 [ncollider]
+    pairs: np.ndarray            # int64 [npair, 2]
     nq: int
     nv: int
+
+    def constraint_arrays(self) -> tuple:
+        """The kernel arguments after ``body_p_link``, up to the contact settings."""
+        return (self.coupling_dof, self.coupling_coeff, self.coupling_offset, self.loop_type,
+                self.loop_link, self.loop_R, self.loop_p, self.loop_axis, self.col_type,
+                self.col_link, self.col_R, self.col_p, self.col_size, self.col_friction,
+                self.col_restitution, self.pairs)
 
 
 _CACHE: "weakref.WeakKeyDictionary[ArticulatedModel, PackedModel]" = weakref.WeakKeyDictionary()
@@ -39,6 +62,10 @@ _CACHE: "weakref.WeakKeyDictionary[ArticulatedModel, PackedModel]" = weakref.Wea
 
 def _f64(a, shape):
     return np.ascontiguousarray(np.asarray(a, dtype=np.float64).reshape(shape))
+
+
+def _i64(a, shape):
+    return np.ascontiguousarray(np.asarray(a, dtype=np.int64).reshape(shape))
 
 
 def pack(model: ArticulatedModel) -> PackedModel:
@@ -85,6 +112,22 @@ def pack(model: ArticulatedModel) -> PackedModel:
         body_link=np.ascontiguousarray(model.body_link, dtype=np.int64),
         body_R_link=_f64(model.body_R_link, (model.nbody, 3, 3)),
         body_p_link=_f64(model.body_p_link, (model.nbody, 3)),
+        coupling_dof=_i64(model.coupling_dof, (-1, 2)),
+        coupling_coeff=_f64(model.coupling_coeff, (-1, 2)),
+        coupling_offset=_f64(model.coupling_offset, (-1,)),
+        loop_type=_i64(model.loop_type, (-1,)),
+        loop_link=_i64(model.loop_link, (-1, 2)),
+        loop_R=_f64(model.loop_R_link_frame, (-1, 2, 3, 3)),
+        loop_p=_f64(model.loop_p_link_frame, (-1, 2, 3)),
+        loop_axis=_f64(model.loop_axis, (-1, 3)),
+        col_type=_i64(model.collider_type, (-1,)),
+        col_link=_i64(model.collider_link, (-1,)),
+        col_R=_f64(model.collider_R_link, (-1, 3, 3)),
+        col_p=_f64(model.collider_p_link, (-1, 3)),
+        col_size=_f64(model.collider_size, (-1, 3)),
+        col_friction=_f64(model.collider_friction, (-1,)),
+        col_restitution=_f64(model.collider_restitution, (-1,)),
+        pairs=_i64(model.collision_pairs, (-1, 2)),
         nq=model.nq, nv=nv,
     )
     _CACHE[model] = packed

@@ -4,7 +4,9 @@ trajectories (one env, or many in parallel) stepped inside compiled code.
 Euler step: with K, D the diagonal stiffness and damping of the passive and drive forces,
     (M + h D + h^2 K) a = tau(q, v) - C(q, v) v - g(q) - h K v,   v' = v + h a,   q' = q (+) h v'
 which linearises the forces at the end of the step (as MuJoCo's implicit damping), so gains far
-beyond the explicit bound stay stable. RK4 treats every force explicitly.
+beyond the explicit bound stay stable. RK4 treats every force explicitly. Couplings and loop
+closures are projected out of each step (constraints.py); contact impulses follow the Euler
+velocity update (contact.py).
 """
 from __future__ import annotations
 
@@ -13,6 +15,12 @@ import math
 import numpy as np
 from numba import njit, prange
 
+from .constraints import (
+    POSITION_ITERATIONS, POSITION_TOLERANCE, constraint_error, constraint_row_count,
+    constraint_rows, factor_constraints, project_out, solve_factored,
+)
+from .contact import collider_world_poses, detect_contacts, max_contacts, solve_contacts
+from .contact import SETTING_MARGIN
 from .crba import crba, ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_world_poses
 from .jcalc import FREE, SPHERICAL, primitive_nq, quat_multiply_exp, quat_to_rotation
@@ -146,11 +154,46 @@ def failing_dof(link_table, q, qd):
 
 
 @njit(cache=True)
+def enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, dof_parent, dof_table,
+                        coupling_dof, coupling_coeff, coupling_offset, loop_type, loop_link, loop_R,
+                        loop_p, loop_axis, q, v, LD, E, r, R3, p3, Rw, pw, G, c, Y, A, lam, dq):
+    """Newton-project q onto c(q) = 0, then v onto G(q) v = 0, in the metric factored in LD."""
+    m = 0
+    nonlinear = loop_type.shape[0] > 0
+    for iteration in range(POSITION_ITERATIONS):
+        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, q, R3, p3, E, r)
+        link_world_poses(link_table, E, r, Rw, pw)
+        m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff, coupling_offset,
+                            loop_type, loop_link, loop_R, loop_p, loop_axis, q, Rw, pw, G, c)
+        factor_constraints(dof_parent, LD, G, m, Y, A)
+        if constraint_error(c, m) < POSITION_TOLERANCE or (iteration > 0 and not nonlinear):
+            break
+        for k in range(m):
+            lam[k] = c[k]
+        solve_factored(A, m, lam)
+        for d in range(dq.shape[0]):
+            dq[d] = 0.0
+        for k in range(m):
+            for d in range(dq.shape[0]):
+                dq[d] -= Y[k, d] * lam[k]
+        integrate_configuration(link_table, q, dq, 1.0, q)
+        if not nonlinear:  # a linear constraint is met after one step: skip the re-check
+            break
+    project_out(G, Y, A, m, v, lam)
+
+
+@njit(cache=True)
 def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
-                 armature, gravity, body_link, body_R_link, body_p_link, q0, qd0, dt, n_steps,
-                 integrator, record_every, q_traj_out, qd_traj_out, pose_traj_out, status_out):
+                 armature, gravity, body_link, body_R_link, body_p_link, coupling_dof,
+                 coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p, loop_axis,
+                 col_type, col_link, col_R, col_p, col_size, col_friction, col_restitution, pairs,
+                 contact_settings, q0, qd0, dt, n_steps, integrator, record_every, q_traj_out,
+                 qd_traj_out, pose_traj_out, status_out):
     """Step one env n_steps times from (q0, qd0), recording every record_every steps.
 
+    Couplings and loops (see constraints.py) hold exactly: the initial state is projected onto
+    them, then every step's velocity and position. Contact impulses (contact.py) follow the Euler
+    velocity update; with RK4 they act on the finished step (first order in contact).
     q_traj_out [T, nq], qd_traj_out [T, nv], pose_traj_out [T, nbody, 7] with
     T = n_steps // record_every + 1. status_out [2] = (failing step, failing dof), -1 when fine.
     """
@@ -163,10 +206,38 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
     q = q0.copy()
     qd = qd0.copy()
     qdd = np.empty(nv)
+    v_start = np.empty(nv)
     k_q = np.empty((5, nq))   # RK4: q stage, 4 rates
     k_v = np.empty((5, nv))   # RK4: v stage, 4 accelerations
+    rows = constraint_row_count(coupling_dof, loop_type)
+    G = np.empty((rows, nv))
+    c = np.empty(rows)
+    Y = np.empty((rows, nv))
+    A = np.empty((rows, rows))
+    lam = np.empty(rows)
+    dq = np.empty(nv)
+    n_col = col_type.shape[0]
+    contacts = max_contacts(col_type, pairs)
+    Rc = np.empty((n_col, 3, 3))
+    pc = np.empty((n_col, 3))
+    pair_of = np.empty(contacts, dtype=np.int64)
+    points = np.empty((contacts, 3))
+    normals = np.empty((contacts, 3))
+    depths = np.empty(contacts)
+    J = np.empty((3 * contacts, nv))
+    PJ = np.empty((3 * contacts, nv))
+    W = np.empty((3 * contacts, 3 * contacts))
+    lam_c = np.empty(3 * contacts)
+    target = np.empty(3 * contacts)
     status_out[0] = -1
     status_out[1] = -1
+    if rows > 0:
+        acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
+                     armature, gravity, q, qd, dt, E, r, R3, p3, links6, tmp6, Ic, X66, M, vecs, qdd)
+        enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, dof_parent,
+                            dof_table, coupling_dof, coupling_coeff, coupling_offset, loop_type,
+                            loop_link, loop_R, loop_p, loop_axis, q, qd, M, E, r, R3, p3, Rw, pw,
+                            G, c, Y, A, lam, dq)
     row = 0
     for step in range(n_steps + 1):
         if step % record_every == 0:
@@ -183,8 +254,28 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
                          dof_table, armature, gravity, q, qd, dt, E, r, R3, p3, links6, tmp6, Ic,
                          X66, M, vecs, qdd)
             for k in range(nv):
+                v_start[k] = qd[k]
                 qd[k] += dt * qdd[k]
             clamp_velocities(dof_table, qd)
+            m = 0
+            if rows > 0 or contacts > 0:
+                link_world_poses(link_table, E, r, Rw, pw)
+            if rows > 0:
+                m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff,
+                                    coupling_offset, loop_type, loop_link, loop_R, loop_p,
+                                    loop_axis, q, Rw, pw, G, c)
+                factor_constraints(dof_parent, M, G, m, Y, A)
+                project_out(G, Y, A, m, qd, lam)
+            if contacts > 0:
+                collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
+                n_contacts = detect_contacts(col_type, col_size, Rc, pc, pairs,
+                                             contact_settings[SETTING_MARGIN], pair_of, points,
+                                             normals, depths)
+                if n_contacts > 0:
+                    solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m, lam, col_link,
+                                   col_friction, col_restitution, pairs, n_contacts, pair_of,
+                                   points, normals, depths, v_start, dt, contact_settings, J, PJ,
+                                   W, lam_c, target, qd)
             integrate_configuration(link_table, q, qd, dt, q)
         else:
             for stage in range(4):
@@ -198,12 +289,48 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
                 acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent,
                              dof_table, armature, gravity, k_q[4], k_v[4], 0.0, E, r, R3, p3,
                              links6, tmp6, Ic, X66, M, vecs, k_v[stage])
+                if rows > 0:
+                    # the constrained acceleration (the G-dot v term is left to the projection)
+                    link_world_poses(link_table, E, r, Rw, pw)
+                    m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff,
+                                        coupling_offset, loop_type, loop_link, loop_R, loop_p,
+                                        loop_axis, k_q[4], Rw, pw, G, c)
+                    factor_constraints(dof_parent, M, G, m, Y, A)
+                    project_out(G, Y, A, m, k_v[stage], lam)
             for a in range(nq):
                 q[a] += dt / 6.0 * (k_q[0, a] + 2.0 * k_q[1, a] + 2.0 * k_q[2, a] + k_q[3, a])
             for k in range(nv):
                 qd[k] += dt / 6.0 * (k_v[0, k] + 2.0 * k_v[1, k] + 2.0 * k_v[2, k] + k_v[3, k])
             normalise_quaternions(link_table, q)
             clamp_velocities(dof_table, qd)
+            if contacts > 0:
+                # contact as an impulse on the finished step: the next step moves q with it
+                acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent,
+                             dof_table, armature, gravity, q, qd, 0.0, E, r, R3, p3, links6, tmp6,
+                             Ic, X66, M, vecs, qdd)
+                link_world_poses(link_table, E, r, Rw, pw)
+                m = 0
+                if rows > 0:
+                    m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff,
+                                        coupling_offset, loop_type, loop_link, loop_R, loop_p,
+                                        loop_axis, q, Rw, pw, G, c)
+                    factor_constraints(dof_parent, M, G, m, Y, A)
+                collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
+                n_contacts = detect_contacts(col_type, col_size, Rc, pc, pairs,
+                                             contact_settings[SETTING_MARGIN], pair_of, points,
+                                             normals, depths)
+                if n_contacts > 0:
+                    for k in range(nv):
+                        v_start[k] = qd[k]
+                    solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m, lam, col_link,
+                                   col_friction, col_restitution, pairs, n_contacts, pair_of,
+                                   points, normals, depths, v_start, dt, contact_settings, J, PJ,
+                                   W, lam_c, target, qd)
+        if rows > 0:
+            enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, dof_parent,
+                                dof_table, coupling_dof, coupling_coeff, coupling_offset,
+                                loop_type, loop_link, loop_R, loop_p, loop_axis, q, qd, M, E, r,
+                                R3, p3, Rw, pw, G, c, Y, A, lam, dq)
         bad = failing_dof(link_table, q, qd)
         if bad >= 0:
             status_out[0] = step + 1
@@ -213,12 +340,18 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
 
 @njit(cache=True, parallel=True)
 def simulate_envs(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
-                  armature, gravity, body_link, body_R_link, body_p_link, q0, qd0, dt, n_steps,
-                  integrator, record_every, q_traj_out, qd_traj_out, pose_traj_out, status_out):
+                  armature, gravity, body_link, body_R_link, body_p_link, coupling_dof,
+                  coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p, loop_axis,
+                  col_type, col_link, col_R, col_p, col_size, col_friction, col_restitution, pairs,
+                  contact_settings, q0, qd0, dt, n_steps, integrator, record_every, q_traj_out,
+                  qd_traj_out, pose_traj_out, status_out):
     """simulate_env for each env in parallel: q0 [n_envs, nq], qd0 [n_envs, nv], outputs with a
     leading env axis. Envs are independent, so the result does not depend on the thread count."""
     for e in prange(q0.shape[0]):
         simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
-                     armature, gravity, body_link, body_R_link, body_p_link, q0[e], qd0[e], dt,
-                     n_steps, integrator, record_every, q_traj_out[e], qd_traj_out[e],
-                     pose_traj_out[e], status_out[e])
+                     armature, gravity, body_link, body_R_link, body_p_link, coupling_dof,
+                     coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p,
+                     loop_axis, col_type, col_link, col_R, col_p, col_size, col_friction,
+                     col_restitution, pairs, contact_settings, q0[e], qd0[e], dt, n_steps,
+                     integrator, record_every, q_traj_out[e], qd_traj_out[e], pose_traj_out[e],
+                     status_out[e])

@@ -1,0 +1,158 @@
+"""Couplings and loop closures: the joints that are not edges of the tree, as model arrays.
+
+Couplings are written in the units PhysX states them in, so each row reads like its column:
+
+* rack and pinion: pinion rate [deg/s] = ratio [deg / stage length] x rack rate [length/s], i.e.
+  ``(180/pi) w - ratio v / mpu = 0``. A ratio of 0 leaves ``w = 0``: the pinion is locked and the
+  rack free, which is what PhysX does with it (its rack never moves and the pinion's velocity
+  stays 0, measured with ovphysx 0.7).
+* gear: ``w1 + gearRatio w0 = 0`` (the second hinge turns at -gearRatio times the first; ratio 0
+  locks the second hinge, as in PhysX).
+* mimic (PhysxMimicJointAPI): ``q_follower + gearing q_reference + offset = 0`` with positions in
+  USD units (degrees, stage lengths).
+
+Rack and gear rows hold at the initial configuration (their offset is chosen so), as PhysX
+starts them; a mimic row carries its authored offset and the initial state is projected onto it.
+A coupling PhysX would not create (a missing relationship) is not created here either.
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import numpy as np
+
+from ..descriptors import Diagnostic, JointDesc, StageDescription
+from ..errors import UnsupportedFeature
+from .articulated import LOOP_TYPES
+from .rotation import quat_to_matrix
+
+_AXES = {"X": 0, "Y": 1, "Z": 2}
+_D6 = ("transX", "transY", "transZ", "rotX", "rotY", "rotZ")
+
+
+def _dof(model, joint: Optional[str], axis: Optional[str], description: StageDescription):
+    """(dof index, USD units per SI unit) of a scalar coordinate of ``joint``, or None."""
+    if joint is None or joint not in model.joint_names:
+        return None
+    j = model.joint_index(joint)
+    kind = model.joint_types[j]
+    start, n = int(model.joint_v_start[j]), int(model.joint_nv[j])
+    if kind in ("revolute", "prismatic"):
+        return start, (180.0 / math.pi if kind == "revolute" else 1.0 / _mpu(description))
+    if kind == "d6" and axis in _D6:
+        free = [a for a in _D6 if a in _d6_axes(description.joint(joint))]
+        if axis in free and len(free) == n:
+            rotational = axis.startswith("rot")
+            return start + free.index(axis), (180.0 / math.pi if rotational else 1.0 / _mpu(description))
+    return None
+
+
+def _d6_axes(joint: JointDesc) -> tuple[str, ...]:
+    locked = {l.dof for l in joint.limits if l.dof != "distance" and l.low > l.high}
+    return tuple(a for a in _D6 if a not in locked)
+
+
+def _mpu(description: StageDescription) -> float:
+    return float(description.units.meters_per_unit.value)
+
+
+def coupling_arrays(model, description: StageDescription):
+    """(names, dof [n, 2], coeff [n, 2], offset [n], diagnostics) for every coupling it can build."""
+    names, dofs, coeffs, offsets, notes = [], [], [], [], []
+    q0 = np.asarray(model.q_initial)
+
+    def drop(path, why):
+        notes.append(Diagnostic("warning", path, f"coupling not created: {why}", "coupling-not-created"))
+
+    for joint in description.joints:
+        if not joint.enabled:
+            continue
+        c = joint.coupling
+        if joint.type == "rack_and_pinion" and c is not None:
+            if c.hinge is None or c.prismatic is None:
+                drop(joint.path, "physics:hinge or physics:prismatic is missing (PhysX creates no joint)")
+                continue
+            a, b = _dof(model, c.hinge, None, description), _dof(model, c.prismatic, None, description)
+            if a is None or b is None or model.joint_types[model.joint_index(c.hinge)] != "revolute" \
+                    or model.joint_types[model.joint_index(c.prismatic)] != "prismatic":
+                drop(joint.path, "its hinge must be a simulated revolute joint and its prismatic a prismatic one")
+                continue
+            rows = [(a[0], a[1]), (b[0], -c.ratio * b[1])]
+            rows_offset = None
+        elif joint.type == "gear" and c is not None:
+            if c.hinge0 is None or c.hinge1 is None:
+                drop(joint.path, "physics:hinge0 or physics:hinge1 is missing (PhysX creates no gear)")
+                continue
+            a, b = _dof(model, c.hinge0, None, description), _dof(model, c.hinge1, None, description)
+            if a is None or b is None or model.joint_types[model.joint_index(c.hinge0)] != "revolute" \
+                    or model.joint_types[model.joint_index(c.hinge1)] != "revolute":
+                drop(joint.path, "both hinges must be simulated revolute joints")
+                continue
+            rows = [(a[0], c.ratio), (b[0], 1.0)]
+            rows_offset = None
+        else:
+            rows = None
+        if rows is not None:
+            (d0, k0), (d1, k1) = rows
+            names.append(joint.path)
+            dofs.append((d0, d1))
+            coeffs.append((k0, k1))
+            offsets.append(-(k0 * q0[model.dof_q_index[d0]] + k1 * q0[model.dof_q_index[d1]]))
+            continue
+        for mimic in joint.mimics:
+            follower = _dof(model, joint.path, mimic.dof, description)
+            reference = _dof(model, mimic.reference, mimic.reference_dof, description)
+            if mimic.reference is None or follower is None or reference is None:
+                drop(joint.path, f"PhysxMimicJointAPI:{mimic.dof} needs a simulated scalar joint and "
+                                 "reference joint")
+                continue
+            names.append(f"{joint.path}:{mimic.dof}")
+            dofs.append((follower[0], reference[0]))
+            coeffs.append((follower[1], mimic.gearing * reference[1]))
+            offsets.append(mimic.offset)
+    return (tuple(names), np.array(dofs, dtype=np.int64).reshape(-1, 2),
+            np.array(coeffs, dtype=float).reshape(-1, 2), np.array(offsets, dtype=float), notes)
+
+
+def _side_frame(model, description: StageDescription, body: Optional[str], pose, mpu: float):
+    """(link, R_link_frame, p_link_frame [m]) of a joint frame given in ``body`` (None = world)."""
+    R = quat_to_matrix(pose.orientation)
+    p = np.array(pose.position, dtype=float) * mpu
+    if body is not None and body in model.body_names:
+        b = model.body_names.index(body)
+        R_lb, p_lb = np.asarray(model.body_R_link[b]), np.asarray(model.body_p_link[b])
+        return int(model.body_link[b]), R_lb @ R, p_lb + R_lb @ p
+    if body is not None:  # a static or kinematic body: its frame is fixed in the world
+        world = description.body(body).world_pose
+        R_wb = quat_to_matrix(world.orientation)
+        return -1, R_wb @ R, np.array(world.position, dtype=float) * mpu + R_wb @ p
+    return -1, R, p
+
+
+def loop_arrays(model, description: StageDescription, loop_joints: list[JointDesc]):
+    """Loop-closure arrays (see ArticulatedModel) for joints left out of the tree."""
+    mpu = _mpu(description)
+    types, links, Rs, ps, axes, notes = [], [], [], [], [], []
+    for joint in loop_joints:
+        if joint.type not in LOOP_TYPES:
+            raise UnsupportedFeature(f"{joint.path}: a {joint.type} joint closing a loop (or excluded from "
+                                     "the articulation) is not simulated; use a revolute, prismatic, "
+                                     "spherical or fixed joint, or disable it")
+        la, Ra, pa = _side_frame(model, description, joint.body0, joint.local_pose0, mpu)
+        lb, Rb, pb = _side_frame(model, description, joint.body1, joint.local_pose1, mpu)
+        types.append(LOOP_TYPES[joint.type])
+        links.append((la, lb))
+        Rs.append((Ra, Rb))
+        ps.append((pa, pb))
+        axes.append(np.eye(3)[_AXES.get(joint.axis or "X", 0)])
+        if joint.drives or any(l.enabled for l in joint.limits):
+            notes.append(Diagnostic("warning", joint.path, "drives and limits of a loop-closing joint are not "
+                                    "simulated", "loop-joint-drive-ignored"))
+    n = len(types)
+    return dict(loop_names=tuple(j.path for j in loop_joints),
+                loop_type=np.array(types, dtype=np.int64),
+                loop_link=np.array(links, dtype=np.int64).reshape(n, 2),
+                loop_R_link_frame=np.array(Rs, dtype=float).reshape(n, 2, 3, 3),
+                loop_p_link_frame=np.array(ps, dtype=float).reshape(n, 2, 3),
+                loop_axis=np.array(axes, dtype=float).reshape(n, 3)), notes

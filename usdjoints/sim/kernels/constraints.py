@@ -1,0 +1,269 @@
+"""Equality constraints on the tree: couplings (linear in q) and loop closures (nonlinear).
+
+Each constraint row r has a residual c_r(q) and a Jacobian row G_r with c_r' = G_r v. The step
+keeps them exact by projection in the metric of the step's inertia H (M + h D + h^2 K):
+
+* velocity: v <- v - H^-1 G^T (G H^-1 G^T)^-1 G v, the KKT solution of the constrained step;
+* position: Newton steps q <- q (+) -H^-1 G^T (G H^-1 G^T)^-1 c(q) until |c| < POSITION_TOLERANCE
+  (one step is exact for couplings, which are linear).
+
+Redundant rows (a planar loop closed by a hinge has 5 rows but rank 2) are dropped where the
+dense factorisation of G H^-1 G^T meets a pivot below REDUNDANT_PIVOT of its largest diagonal, so
+consistent systems are solved exactly. Loop rows use world axes: position rows for the joint's
+constrained translations, rotation rows for its constrained rotations.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .crba import ltdl_solve
+from .fk import link_transforms, link_world_poses
+from .jcalc import primitive_nv
+from .layout import DOF_Q_INDEX, LINK_PARENT, LINK_TYPE, LINK_V_START
+
+LOOP_REVOLUTE = 0
+LOOP_PRISMATIC = 1
+LOOP_SPHERICAL = 2
+LOOP_FIXED = 4
+REDUNDANT_PIVOT = 1e-10
+POSITION_TOLERANCE = 1e-12  # [rad | m]
+POSITION_ITERATIONS = 8
+
+
+@njit(cache=True)
+def constraint_row_count(coupling_dof, loop_type):
+    """Upper bound on the rows: one per coupling, up to six per loop."""
+    return coupling_dof.shape[0] + 6 * loop_type.shape[0]
+
+
+@njit(cache=True)
+def accumulate_jacobian(link_table, S, Rw, pw, link, point, direction, angular, scale, row):
+    """row += scale * d(direction . velocity)/dv for a point [m] (or the angular velocity when
+    ``angular``) fixed to ``link``; world coordinates throughout."""
+    j = link
+    while j >= 0:
+        n = primitive_nv(link_table[j, LINK_TYPE])
+        v0 = link_table[j, LINK_V_START]
+        for c in range(n):
+            wx = Rw[j, 0, 0] * S[j, 0, c] + Rw[j, 0, 1] * S[j, 1, c] + Rw[j, 0, 2] * S[j, 2, c]
+            wy = Rw[j, 1, 0] * S[j, 0, c] + Rw[j, 1, 1] * S[j, 1, c] + Rw[j, 1, 2] * S[j, 2, c]
+            wz = Rw[j, 2, 0] * S[j, 0, c] + Rw[j, 2, 1] * S[j, 1, c] + Rw[j, 2, 2] * S[j, 2, c]
+            if angular:
+                value = direction[0] * wx + direction[1] * wy + direction[2] * wz
+            else:
+                lx = Rw[j, 0, 0] * S[j, 3, c] + Rw[j, 0, 1] * S[j, 4, c] + Rw[j, 0, 2] * S[j, 5, c]
+                ly = Rw[j, 1, 0] * S[j, 3, c] + Rw[j, 1, 1] * S[j, 4, c] + Rw[j, 1, 2] * S[j, 5, c]
+                lz = Rw[j, 2, 0] * S[j, 3, c] + Rw[j, 2, 1] * S[j, 4, c] + Rw[j, 2, 2] * S[j, 5, c]
+                dx = point[0] - pw[j, 0]
+                dy = point[1] - pw[j, 1]
+                dz = point[2] - pw[j, 2]
+                lx += wy * dz - wz * dy
+                ly += wz * dx - wx * dz
+                lz += wx * dy - wy * dx
+                value = direction[0] * lx + direction[1] * ly + direction[2] * lz
+            row[v0 + c] += scale * value
+        j = link_table[j, LINK_PARENT]
+
+
+@njit(cache=True)
+def _frame_world(Rw, pw, link, R_lf, p_lf, R_out, p_out):
+    for a in range(3):
+        if link < 0:
+            p_out[a] = p_lf[a]
+            for b in range(3):
+                R_out[a, b] = R_lf[a, b]
+        else:
+            s = pw[link, a]
+            for k in range(3):
+                s += Rw[link, a, k] * p_lf[k]
+            p_out[a] = s
+            for b in range(3):
+                s = 0.0
+                for k in range(3):
+                    s += Rw[link, a, k] * R_lf[k, b]
+                R_out[a, b] = s
+
+
+@njit(cache=True)
+def _perpendicular_pair(a, d1, d2):
+    """Two unit vectors completing the unit vector a to an orthonormal basis."""
+    if abs(a[0]) < 0.9:
+        t0, t1, t2 = 1.0, 0.0, 0.0
+    else:
+        t0, t1, t2 = 0.0, 1.0, 0.0
+    d1[0] = a[1] * t2 - a[2] * t1
+    d1[1] = a[2] * t0 - a[0] * t2
+    d1[2] = a[0] * t1 - a[1] * t0
+    n = math.sqrt(d1[0] ** 2 + d1[1] ** 2 + d1[2] ** 2)
+    for k in range(3):
+        d1[k] /= n
+    d2[0] = a[1] * d1[2] - a[2] * d1[1]
+    d2[1] = a[2] * d1[0] - a[0] * d1[2]
+    d2[2] = a[0] * d1[1] - a[1] * d1[0]
+
+
+@njit(cache=True)
+def _add_row(link_table, S, Rw, pw, la, lb, pa, pb, direction, angular, residual, G, c, m):
+    for k in range(G.shape[1]):
+        G[m, k] = 0.0
+    accumulate_jacobian(link_table, S, Rw, pw, lb, pb, direction, angular, 1.0, G[m])
+    accumulate_jacobian(link_table, S, Rw, pw, la, pa, direction, angular, -1.0, G[m])
+    c[m] = residual
+    return m + 1
+
+
+@njit(cache=True)
+def constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff, coupling_offset,
+                    loop_type, loop_link, loop_R, loop_p, loop_axis, q, Rw, pw, G_out, c_out):
+    """Fill G_out [rows, nv] and c_out [rows] at q (Rw, pw: link world poses at q); returns the
+    number of rows used."""
+    nv = G_out.shape[1]
+    m = 0
+    for i in range(coupling_dof.shape[0]):
+        for k in range(nv):
+            G_out[m, k] = 0.0
+        d0 = coupling_dof[i, 0]
+        d1 = coupling_dof[i, 1]
+        G_out[m, d0] += coupling_coeff[i, 0]
+        G_out[m, d1] += coupling_coeff[i, 1]
+        q0 = int(dof_table[d0, DOF_Q_INDEX])
+        q1 = int(dof_table[d1, DOF_Q_INDEX])
+        c_out[m] = coupling_coeff[i, 0] * q[q0] + coupling_coeff[i, 1] * q[q1] + coupling_offset[i]
+        m += 1
+    RA = np.empty((3, 3))
+    RB = np.empty((3, 3))
+    pA = np.empty(3)
+    pB = np.empty(3)
+    axis = np.empty(3)
+    axisB = np.empty(3)
+    d1v = np.empty(3)
+    d2v = np.empty(3)
+    e = np.empty(3)
+    unit = np.zeros(3)
+    W = np.empty((3, 3))
+    for i in range(loop_type.shape[0]):
+        kind = loop_type[i]
+        la = loop_link[i, 0]
+        lb = loop_link[i, 1]
+        _frame_world(Rw, pw, la, loop_R[i, 0], loop_p[i, 0], RA, pA)
+        _frame_world(Rw, pw, lb, loop_R[i, 1], loop_p[i, 1], RB, pB)
+        for a in range(3):
+            axis[a] = RA[a, 0] * loop_axis[i, 0] + RA[a, 1] * loop_axis[i, 1] + RA[a, 2] * loop_axis[i, 2]
+            axisB[a] = RB[a, 0] * loop_axis[i, 0] + RB[a, 1] * loop_axis[i, 1] + RB[a, 2] * loop_axis[i, 2]
+            e[a] = pB[a] - pA[a]
+        _perpendicular_pair(axis, d1v, d2v)
+        if kind == LOOP_PRISMATIC:
+            # measured at B's origin on both sides, so A's rotation carrying the axis is included
+            m = _add_row(link_table, S, Rw, pw, la, lb, pB, pB, d1v, False,
+                         d1v[0] * e[0] + d1v[1] * e[1] + d1v[2] * e[2], G_out, c_out, m)
+            m = _add_row(link_table, S, Rw, pw, la, lb, pB, pB, d2v, False,
+                         d2v[0] * e[0] + d2v[1] * e[1] + d2v[2] * e[2], G_out, c_out, m)
+        else:
+            for a in range(3):
+                for b in range(3):
+                    unit[b] = 0.0
+                unit[a] = 1.0
+                m = _add_row(link_table, S, Rw, pw, la, lb, pA, pB, unit, False, e[a], G_out,
+                             c_out, m)
+        if kind == LOOP_REVOLUTE:
+            cx = axis[1] * axisB[2] - axis[2] * axisB[1]
+            cy = axis[2] * axisB[0] - axis[0] * axisB[2]
+            cz = axis[0] * axisB[1] - axis[1] * axisB[0]
+            m = _add_row(link_table, S, Rw, pw, la, lb, pA, pB, d1v, True,
+                         d1v[0] * cx + d1v[1] * cy + d1v[2] * cz, G_out, c_out, m)
+            m = _add_row(link_table, S, Rw, pw, la, lb, pA, pB, d2v, True,
+                         d2v[0] * cx + d2v[1] * cy + d2v[2] * cz, G_out, c_out, m)
+        elif kind == LOOP_PRISMATIC or kind == LOOP_FIXED:
+            # small-angle rotation of B relative to A in world axes: vee(R_B R_A^T - R_A R_B^T) / 2
+            for a in range(3):
+                for b in range(3):
+                    s = 0.0
+                    for k in range(3):
+                        s += RB[a, k] * RA[b, k]
+                    W[a, b] = s
+            e[0] = 0.5 * (W[2, 1] - W[1, 2])
+            e[1] = 0.5 * (W[0, 2] - W[2, 0])
+            e[2] = 0.5 * (W[1, 0] - W[0, 1])
+            for a in range(3):
+                for b in range(3):
+                    unit[b] = 0.0
+                unit[a] = 1.0
+                m = _add_row(link_table, S, Rw, pw, la, lb, pA, pB, unit, True, e[a], G_out,
+                             c_out, m)
+    return m
+
+
+@njit(cache=True)
+def factor_constraints(dof_parent, LD, G, m, Y_out, A_out):
+    """Y_out[r] = H^-1 G[r] (H factored in LD), A_out = G H^-1 G^T factored in place as a dense
+    L D L^T whose redundant pivots are marked 0 (their multipliers stay 0)."""
+    nv = G.shape[1]
+    for r in range(m):
+        for k in range(nv):
+            Y_out[r, k] = G[r, k]
+        ltdl_solve(dof_parent, LD, Y_out[r])
+    largest = 0.0
+    for a in range(m):
+        for b in range(a + 1):
+            s = 0.0
+            for k in range(nv):
+                s += G[a, k] * Y_out[b, k]
+            A_out[a, b] = s
+            A_out[b, a] = s
+        largest = max(largest, A_out[a, a])
+    threshold = REDUNDANT_PIVOT * largest
+    for j in range(m):
+        d = A_out[j, j]
+        for k in range(j):
+            d -= A_out[j, k] * A_out[j, k] * A_out[k, k]
+        if d <= threshold:
+            A_out[j, j] = 0.0
+            for i in range(j + 1, m):
+                A_out[i, j] = 0.0
+            continue
+        A_out[j, j] = d
+        for i in range(j + 1, m):
+            s = A_out[i, j]
+            for k in range(j):
+                s -= A_out[i, k] * A_out[j, k] * A_out[k, k]
+            A_out[i, j] = s / d
+
+
+@njit(cache=True)
+def solve_factored(A, m, x):
+    """x <- A^-1 x with A from factor_constraints (redundant components set to 0)."""
+    for i in range(m):
+        for k in range(i):
+            x[i] -= A[i, k] * x[k]
+    for i in range(m):
+        x[i] = x[i] / A[i, i] if A[i, i] > 0.0 else 0.0
+    for i in range(m - 1, -1, -1):
+        for k in range(i + 1, m):
+            x[i] -= A[k, i] * x[k]
+
+
+@njit(cache=True)
+def project_out(G, Y, A, m, x, lam_work):
+    """x <- x - Y^T A^-1 G x: the H-metric projection onto G x = 0 (x may be a velocity or an
+    acceleration)."""
+    nv = x.shape[0]
+    for r in range(m):
+        s = 0.0
+        for k in range(nv):
+            s += G[r, k] * x[k]
+        lam_work[r] = s
+    solve_factored(A, m, lam_work)
+    for r in range(m):
+        for k in range(nv):
+            x[k] -= Y[r, k] * lam_work[r]
+
+
+@njit(cache=True)
+def constraint_error(c, m):
+    worst = 0.0
+    for r in range(m):
+        worst = max(worst, abs(c[r]))
+    return worst

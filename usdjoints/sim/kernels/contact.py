@@ -1,0 +1,381 @@
+"""Contact between primitive colliders: detection, then a soft, mass-normalised impulse solve.
+
+Detection (world frame, after forward kinematics) gives points with a normal n pointing from
+collider A to collider B and a depth (> 0 overlapping, < 0 a gap closer than the margin):
+
+* sphere/capsule against sphere/capsule: closest points of their core segments (one point);
+* sphere/capsule against a box: each sphere (a capsule's two end spheres) against the box;
+* box against box: the corners of each inside (or within the margin of) the other;
+* anything against a plane (infinite, normal = its frame's z): the sphere centres or box corners.
+
+Impulses (semi-implicit Euler only): every contact has a normal row and two tangent rows. The
+normal row asks for a separating velocity of at least
+    target = (1 - h b) u_n + h k depth   (depth >= 0),   target = depth / h   (a gap),
+a spring-damper on the penetration with k = w^2, b = 2 zeta w per unit of effective mass (so the
+response does not depend on the masses; w = 2 pi / time constant, capped at 0.5 / h for
+stability; zeta = 1 for restitution 0, less for a bouncier pair). The tangent rows carry Coulomb
+friction, |lambda_t| <= mu lambda_n (a disc, so the sliding force is exactly mu times the normal
+one). Projected Gauss-Seidel solves them with the effective inverse inertia of the step,
+projected onto the equality constraints, so contacts never break a coupling. Impulses only push
+(lambda_n >= 0) and friction only opposes sliding, so the solve removes energy; the spring term
+can only return what the penetration stored.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .constraints import accumulate_jacobian, project_out
+from .crba import ltdl_solve
+
+SPHERE = 0
+CAPSULE = 1
+BOX = 2
+PLANE = 3
+MAX_POINTS_PER_PAIR = 16
+SETTING_TIME_CONSTANT = 0
+SETTING_MARGIN = 1
+SETTING_ITERATIONS = 2
+
+
+@njit(cache=True)
+def _dot(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+@njit(cache=True)
+def max_contacts(col_type, pairs):
+    total = 0
+    for p in range(pairs.shape[0]):
+        a = col_type[pairs[p, 0]]
+        b = col_type[pairs[p, 1]]
+        if a == BOX and b == BOX:
+            total += 16
+        elif a == BOX or b == BOX:
+            total += 8 if (a == PLANE or b == PLANE) else 2
+        else:
+            total += 2
+    return total
+
+
+@njit(cache=True)
+def collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc_out, pc_out):
+    for c in range(col_link.shape[0]):
+        link = col_link[c]
+        for a in range(3):
+            if link < 0:
+                pc_out[c, a] = col_p[c, a]
+                for b in range(3):
+                    Rc_out[c, a, b] = col_R[c, a, b]
+            else:
+                s = pw[link, a]
+                for k in range(3):
+                    s += Rw[link, a, k] * col_p[c, k]
+                pc_out[c, a] = s
+                for b in range(3):
+                    s = 0.0
+                    for k in range(3):
+                        s += Rw[link, a, k] * col_R[c, k, b]
+                    Rc_out[c, a, b] = s
+
+
+@njit(cache=True)
+def _push(count, pair, point, normal, depth, margin, pair_out, point_out, normal_out, depth_out):
+    if depth <= -margin or count >= depth_out.shape[0]:
+        return count
+    pair_out[count] = pair
+    depth_out[count] = depth
+    for a in range(3):
+        point_out[count, a] = point[a]
+        normal_out[count, a] = normal[a]
+    return count + 1
+
+
+@njit(cache=True)
+def _segment(Rc, pc, size, kind, end, out):
+    """End ``end`` (0 or 1) of a sphere's (degenerate) or capsule's core segment."""
+    half = size[1] if kind == CAPSULE else 0.0
+    sign = -1.0 if end == 0 else 1.0
+    for a in range(3):
+        out[a] = pc[a] + sign * half * Rc[a, 2]
+
+
+@njit(cache=True)
+def _closest_segments(p0, p1, q0, q1, pa, pb):
+    """Closest points pa on [p0, p1] and pb on [q0, q1]."""
+    d1 = p1 - p0
+    d2 = q1 - q0
+    r = p0 - q0
+    a = _dot(d1, d1)
+    e = _dot(d2, d2)
+    f = _dot(d2, r)
+    if a <= 1e-18 and e <= 1e-18:
+        s, t = 0.0, 0.0
+    elif a <= 1e-18:
+        s, t = 0.0, min(max(f / e, 0.0), 1.0)
+    else:
+        c = _dot(d1, r)
+        if e <= 1e-18:
+            t, s = 0.0, min(max(-c / a, 0.0), 1.0)
+        else:
+            b = _dot(d1, d2)
+            denom = a * e - b * b
+            s = min(max((b * f - c * e) / denom, 0.0), 1.0) if denom > 1e-18 else 0.5
+            t = (b * s + f) / e
+            if t < 0.0:
+                t, s = 0.0, min(max(-c / a, 0.0), 1.0)
+            elif t > 1.0:
+                t, s = 1.0, min(max((b - c) / a, 0.0), 1.0)
+    for k in range(3):
+        pa[k] = p0[k] + s * d1[k]
+        pb[k] = q0[k] + t * d2[k]
+
+
+@njit(cache=True)
+def _sphere_box(centre, radius, Rb, pb, half, normal_out, point_out):
+    """Depth of a sphere against a box; normal_out points from the sphere into the box."""
+    local = np.empty(3)
+    clamped = np.empty(3)
+    for a in range(3):
+        local[a] = Rb[0, a] * (centre[0] - pb[0]) + Rb[1, a] * (centre[1] - pb[1]) + Rb[2, a] * (centre[2] - pb[2])
+        clamped[a] = min(max(local[a], -half[a]), half[a])
+    inside = True
+    for a in range(3):
+        if abs(local[a]) > half[a]:
+            inside = False
+    if not inside:
+        diff = np.empty(3)
+        for a in range(3):
+            diff[a] = 0.0
+            for k in range(3):
+                diff[a] += Rb[a, k] * (local[k] - clamped[k])
+        dist = math.sqrt(_dot(diff, diff))
+        for a in range(3):
+            normal_out[a] = -diff[a] / dist
+        depth = radius - dist
+    else:
+        best = 0
+        for a in range(1, 3):
+            if half[a] - abs(local[a]) < half[best] - abs(local[best]):
+                best = a
+        sign = 1.0 if local[best] >= 0.0 else -1.0
+        for a in range(3):
+            normal_out[a] = -sign * Rb[a, best]
+        depth = radius + half[best] - abs(local[best])
+    for a in range(3):
+        point_out[a] = centre[a] + normal_out[a] * (radius - 0.5 * depth)
+    return depth
+
+
+@njit(cache=True)
+def _corner(Rc, pc, half, index, out):
+    for a in range(3):
+        out[a] = pc[a]
+        for k in range(3):
+            sign = 1.0 if (index >> k) & 1 else -1.0
+            out[a] += sign * half[k] * Rc[a, k]
+
+
+@njit(cache=True)
+def _point_in_box(point, Rb, pb, half, normal_out):
+    """Depth of a point inside a box along the nearest face (negative outside); normal_out is
+    that face's outward normal."""
+    best = -1
+    depth = 1e300
+    sign = 1.0
+    for a in range(3):
+        local = Rb[0, a] * (point[0] - pb[0]) + Rb[1, a] * (point[1] - pb[1]) + Rb[2, a] * (point[2] - pb[2])
+        d = half[a] - abs(local)
+        if d < depth:
+            depth = d
+            best = a
+            sign = 1.0 if local >= 0.0 else -1.0
+            for k in range(3):
+                normal_out[k] = sign * Rb[k, a]
+    for a in range(3):  # a point beyond any other face is not near this one
+        local = Rb[0, a] * (point[0] - pb[0]) + Rb[1, a] * (point[1] - pb[1]) + Rb[2, a] * (point[2] - pb[2])
+        if a != best and abs(local) > half[a]:
+            return -1e300
+    return depth
+
+
+@njit(cache=True)
+def detect_contacts(col_type, col_size, Rc, pc, pairs, margin, pair_out, point_out, normal_out,
+                    depth_out):
+    """Contact points of every pair (see the module docstring); returns their number."""
+    count = 0
+    p0 = np.empty(3)
+    p1 = np.empty(3)
+    q0 = np.empty(3)
+    q1 = np.empty(3)
+    pa = np.empty(3)
+    pb = np.empty(3)
+    n = np.empty(3)
+    x = np.empty(3)
+    for p in range(pairs.shape[0]):
+        i = pairs[p, 0]
+        j = pairs[p, 1]
+        ti = col_type[i]
+        tj = col_type[j]
+        flip = 1.0
+        if ti > tj:  # handle (A, B) with A's type <= B's; flip the normal back afterwards
+            i, j, ti, tj = j, i, tj, ti
+            flip = -1.0
+        start = count
+        if tj <= CAPSULE:
+            _segment(Rc[i], pc[i], col_size[i], ti, 0, p0)
+            _segment(Rc[i], pc[i], col_size[i], ti, 1, p1)
+            _segment(Rc[j], pc[j], col_size[j], tj, 0, q0)
+            _segment(Rc[j], pc[j], col_size[j], tj, 1, q1)
+            _closest_segments(p0, p1, q0, q1, pa, pb)
+            d = pb - pa
+            dist = math.sqrt(_dot(d, d))
+            for a in range(3):
+                n[a] = d[a] / dist if dist > 1e-12 else (1.0 if a == 2 else 0.0)
+            depth = col_size[i, 0] + col_size[j, 0] - dist
+            for a in range(3):
+                x[a] = pa[a] + n[a] * (col_size[i, 0] - 0.5 * depth)
+            count = _push(count, p, x, n, depth, margin, pair_out, point_out, normal_out, depth_out)
+        elif tj == BOX and ti <= CAPSULE:
+            for end in range(2 if ti == CAPSULE else 1):
+                _segment(Rc[i], pc[i], col_size[i], ti, end, p0)
+                depth = _sphere_box(p0, col_size[i, 0], Rc[j], pc[j], col_size[j], n, x)
+                count = _push(count, p, x, n, depth, margin, pair_out, point_out, normal_out, depth_out)
+        elif tj == BOX:
+            for side in range(2):
+                a_, b_ = (i, j) if side == 0 else (j, i)
+                for corner in range(8):
+                    _corner(Rc[a_], pc[a_], col_size[a_], corner, x)
+                    depth = _point_in_box(x, Rc[b_], pc[b_], col_size[b_], n)
+                    if side == 0:  # n is B's outward normal: A -> B is its opposite
+                        for a in range(3):
+                            n[a] = -n[a]
+                    count = _push(count, p, x, n, depth, margin, pair_out, point_out, normal_out, depth_out)
+        elif tj == PLANE and ti != PLANE:
+            for a in range(3):
+                n[a] = -Rc[j, a, 2]  # from A into the plane
+            ends = 8 if ti == BOX else (2 if ti == CAPSULE else 1)
+            radius = 0.0 if ti == BOX else col_size[i, 0]
+            for e in range(ends):
+                if ti == BOX:
+                    _corner(Rc[i], pc[i], col_size[i], e, p0)
+                else:
+                    _segment(Rc[i], pc[i], col_size[i], ti, e, p0)
+                height = 0.0
+                for a in range(3):
+                    height -= n[a] * (p0[a] - pc[j, a])
+                depth = radius - height
+                for a in range(3):
+                    x[a] = p0[a] + n[a] * (radius - 0.5 * depth)
+                count = _push(count, p, x, n, depth, margin, pair_out, point_out, normal_out, depth_out)
+        if flip < 0.0:
+            for c in range(start, count):
+                for a in range(3):
+                    normal_out[c, a] = -normal_out[c, a]
+    return count
+
+
+@njit(cache=True)
+def _tangents(n, t1, t2):
+    if abs(n[0]) < 0.9:
+        t1[0], t1[1], t1[2] = 0.0, n[2], -n[1]
+    else:
+        t1[0], t1[1], t1[2] = -n[2], 0.0, n[0]
+    norm = math.sqrt(_dot(t1, t1))
+    for a in range(3):
+        t1[a] /= norm
+    t2[0] = n[1] * t1[2] - n[2] * t1[1]
+    t2[1] = n[2] * t1[0] - n[0] * t1[2]
+    t2[2] = n[0] * t1[1] - n[1] * t1[0]
+
+
+@njit(cache=True)
+def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq, col_link,
+                   col_friction, col_restitution, pairs, n_contacts, pair_of, points, normals,
+                   depths, v_start, h, settings, J, PJ, W, lam, target, v):
+    """Add the contact impulses' velocity change to v [nv] (the unconstrained end-of-step
+    velocity); v_start [nv] is the velocity at the start of the step. J, PJ [3 nc, nv], W
+    [3 nc, 3 nc], lam, target [3 nc] are scratch."""
+    nv = v.shape[0]
+    rows = 3 * n_contacts
+    t1 = np.empty(3)
+    t2 = np.empty(3)
+    dirs = np.empty((3, 3))
+    omega = min(2.0 * math.pi / settings[SETTING_TIME_CONSTANT], 0.5 / h)
+    for c in range(n_contacts):
+        ca = pairs[pair_of[c], 0]
+        cb = pairs[pair_of[c], 1]
+        _tangents(normals[c], t1, t2)
+        for a in range(3):
+            dirs[0, a] = normals[c, a]
+            dirs[1, a] = t1[a]
+            dirs[2, a] = t2[a]
+        for k in range(3):
+            r = 3 * c + k
+            for d in range(nv):
+                J[r, d] = 0.0
+            accumulate_jacobian(link_table, S, Rw, pw, col_link[cb], points[c], dirs[k], False, 1.0, J[r])
+            accumulate_jacobian(link_table, S, Rw, pw, col_link[ca], points[c], dirs[k], False, -1.0, J[r])
+            for d in range(nv):
+                PJ[r, d] = J[r, d]
+            ltdl_solve(dof_parent, LD, PJ[r])
+            if m_eq > 0:
+                project_out(G, Y, A, m_eq, PJ[r], lam_eq)
+        u_n = 0.0
+        for d in range(nv):
+            u_n += J[3 * c, d] * v_start[d]
+        e = 0.5 * (col_restitution[ca] + col_restitution[cb])
+        zeta = 1.0
+        if e > 1e-6:
+            log_e = math.log(min(e, 1.0))
+            zeta = -log_e / math.sqrt(math.pi * math.pi + log_e * log_e)
+        if depths[c] >= 0.0:
+            target[3 * c] = (1.0 - h * 2.0 * zeta * omega) * u_n + h * omega * omega * depths[c]
+        else:
+            target[3 * c] = depths[c] / h
+    for r in range(rows):
+        for s in range(r + 1):
+            value = 0.0
+            for d in range(nv):
+                value += J[r, d] * PJ[s, d]
+            W[r, s] = value
+            W[s, r] = value
+        lam[r] = 0.0
+    u = np.empty(rows)
+    for r in range(rows):
+        value = 0.0
+        for d in range(nv):
+            value += J[r, d] * v[d]
+        u[r] = value  # velocity along the row with the impulses so far (none)
+    for _ in range(int(settings[SETTING_ITERATIONS])):
+        for c in range(n_contacts):
+            rn = 3 * c
+            if W[rn, rn] <= 0.0:
+                continue
+            old = lam[rn]
+            new = max(0.0, old + (target[rn] - u[rn]) / W[rn, rn])
+            if new != old:
+                for r in range(rows):
+                    u[r] += W[r, rn] * (new - old)
+                lam[rn] = new
+            mu = 0.5 * (col_friction[pairs[pair_of[c], 0]] + col_friction[pairs[pair_of[c], 1]])
+            bound = mu * lam[rn]
+            old1 = lam[rn + 1]
+            old2 = lam[rn + 2]
+            new1 = old1 - u[rn + 1] / W[rn + 1, rn + 1] if W[rn + 1, rn + 1] > 0.0 else 0.0
+            new2 = old2 - u[rn + 2] / W[rn + 2, rn + 2] if W[rn + 2, rn + 2] > 0.0 else 0.0
+            norm = math.sqrt(new1 * new1 + new2 * new2)
+            if norm > bound:
+                scale = bound / norm
+                new1 *= scale
+                new2 *= scale
+            for r in range(rows):
+                u[r] += W[r, rn + 1] * (new1 - old1) + W[r, rn + 2] * (new2 - old2)
+            lam[rn + 1] = new1
+            lam[rn + 2] = new2
+    for r in range(rows):
+        if lam[r] != 0.0:
+            for d in range(nv):
+                v[d] += PJ[r, d] * lam[r]
