@@ -89,7 +89,7 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
     model = dataclasses.replace(model, coupling_names=names, coupling_dof=dofs, coupling_coeff=coeffs,
                                 coupling_offset=offsets, **loops, **colliders,
                                 diagnostics=tuple(notes + loop_notes + collider_notes))
-    return _with_limit_springs(model)
+    return _with_limit_springs(_with_coupled_inertia(model))
 
 
 def _reject_unsupported(joints: list[JointDesc], dynamic: dict) -> None:
@@ -293,6 +293,33 @@ def _gravity(stage, up_axis: str, mpu: float) -> np.ndarray:
                 magnitude = value * mpu
             break
     return direction * magnitude
+
+
+# A coupled dof whose body has no inertia (mass authored, no shapes, no diagonalInertia) is still
+# determined through its coupling, but the step solves with the tree's inertia: give it this much
+# of the largest diagonal as armature, a change far below the coupling's 1e-9 tolerance.
+COUPLED_MIN_INERTIA = 1e-9
+
+
+def _with_coupled_inertia(model):
+    if not len(model.coupling_dof):
+        return model
+    from ..descriptors import Diagnostic
+    from ..sim.api import mass_matrix
+
+    diagonal = np.diag(mass_matrix(model, model.q_initial))
+    floor = COUPLED_MIN_INERTIA * max(float(diagonal.max()), 1.0)
+    armature = np.array(model.dof_armature, dtype=float)
+    notes = []
+    for dof in sorted(set(int(d) for d in np.ravel(model.coupling_dof))):
+        if diagonal[dof] < floor:
+            armature[dof] += floor
+            notes.append(Diagnostic("warning", model.joint_names[int(model.dof_joint[dof])],
+                                    f"coupled joint moves a body without inertia; armature {floor:.3g} added",
+                                    "coupled-without-inertia"))
+    if not notes:
+        return model
+    return dataclasses.replace(model, dof_armature=armature, diagnostics=model.diagnostics + tuple(notes))
 
 
 def _with_limit_springs(model):

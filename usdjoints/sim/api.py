@@ -92,9 +92,14 @@ def mass_matrix(model: ArticulatedModel, q) -> np.ndarray:
     return M
 
 
-def forward_dynamics(model: ArticulatedModel, q, qd, tau) -> np.ndarray:
+def forward_dynamics(model: ArticulatedModel, q, qd, tau, *, constrained: bool = False) -> np.ndarray:
     """Joint accelerations [rad/s^2 | m/s^2], shape [nv], under joint forces tau: the rigid-body
-    map (gravity and armature included; no passive, drive, limit or coupling forces)."""
+    map (gravity and armature included; no passive, drive, limit or contact forces).
+
+    ``constrained=True`` adds the coupling and loop-closure forces: the acceleration is projected
+    onto G qdd = 0 in the mass-matrix metric, the solution of [M G^T; G 0] (exact for couplings,
+    whose G is constant; loops omit the G-dot v term, which simulate's projection absorbs).
+    """
     from .kernels.aba import aba
 
     pm = _model(model)
@@ -107,7 +112,33 @@ def forward_dynamics(model: ArticulatedModel, q, qd, tau) -> np.ndarray:
     aba(pm.link_table, pm.S, pm.I6, E, r, pm.armature, pm.gravity, qd, tau, np.empty((nl, 6)),
         np.empty((nl, 6)), np.empty((nl, 6)), np.empty((nl, 6, 6)), np.empty((nl, 6, 6)),
         np.empty((nl, 6, 6)), np.empty(pm.nv), np.empty((3, 6, 6)), np.empty((3, 6)), qdd)
+    if constrained:
+        G, _ = constraint_jacobian(model, q)
+        if G.shape[0]:
+            Minv_Gt = np.linalg.solve(mass_matrix(model, q), G.T)
+            lam = np.linalg.lstsq(G @ Minv_Gt, G @ qdd, rcond=1e-12)[0]
+            qdd = qdd - Minv_Gt @ lam
     return qdd
+
+
+def constraint_jacobian(model: ArticulatedModel, q) -> tuple[np.ndarray, np.ndarray]:
+    """(G [rows, nv], c [rows]): the coupling and loop-closure rows at q, c(q) = 0 and G v = 0
+    when they hold (couplings first, in model order; then up to six rows per loop)."""
+    from .kernels.constraints import constraint_row_count, constraint_rows
+    from .kernels.fk import link_world_poses
+
+    pm = _model(model)
+    q = _state("q", q, pm.nq)
+    E, r = _link_transforms(pm, q)
+    nl = pm.link_table.shape[0]
+    Rw, pw = np.empty((nl, 3, 3)), np.empty((nl, 3))
+    link_world_poses(pm.link_table, E, r, Rw, pw)
+    rows = constraint_row_count(pm.coupling_dof, pm.loop_type)
+    G, c = np.empty((rows, pm.nv)), np.empty(rows)
+    m = constraint_rows(pm.link_table, pm.S, pm.dof_table, pm.coupling_dof, pm.coupling_coeff,
+                        pm.coupling_offset, pm.loop_type, pm.loop_link, pm.loop_R, pm.loop_p,
+                        pm.loop_axis, q, Rw, pw, G, c)
+    return G[:m].copy(), c[:m].copy()
 
 
 def integrate_configuration(model: ArticulatedModel, q, v, dt: float) -> np.ndarray:
