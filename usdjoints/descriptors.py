@@ -189,15 +189,22 @@ class StageDescription:
     articulations: tuple[ArticulationDesc, ...]
     joints: tuple[JointDesc, ...]
     diagnostics: tuple[Diagnostic, ...]
+    _by_path: dict = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        # lookups by path are constant time; the index is derived, never passed in
+        index = {joint.path: joint for joint in self.joints}
+        index.update({("body", body.path): body for body in self.bodies})
+        object.__setattr__(self, "_by_path", index)
 
     def joint(self, path: str) -> JointDesc:
-        for joint in self.joints:
-            if joint.path == path:
-                return joint
-        raise KeyError(path)
+        try:
+            return self._by_path[path]
+        except KeyError:
+            raise KeyError(path) from None
 
     def body(self, path: str) -> BodyDesc:
-        for body in self.bodies:
-            if body.path == path:
-                return body
-        raise KeyError(path)
+        try:
+            return self._by_path[("body", path)]
+        except KeyError:
+            raise KeyError(path) from None

@@ -12,7 +12,7 @@ from typing import Iterable, Optional, Sequence, Union
 from ..contract.consumers import profile
 from ..contract.types import CONSUMERS
 from ..errors import InputError
-from ..walker import walk
+from ..walker import walk_many
 from ..walker.stage_io import open_stage
 from .findings import AuditReport, Finding, StageFailure, merge_reports
 from .registry import select_rules
@@ -51,10 +51,10 @@ def resolve_consumers(consumers: Optional[Iterable[str]]) -> tuple[str, ...]:
 
 
 def audit_stage(stage_or_path, consumers: Sequence[str], rules: Sequence[Rule], strict: bool = False) -> AuditReport:
-    """One stage: one walk per consumer, every applicable rule, findings sorted."""
+    """One stage: one scan read by every consumer, every applicable rule, findings sorted."""
     stage = open_stage(stage_or_path)
     name = stage_name(stage_or_path, stage)
-    walks = {consumer: walk(stage, consumer=consumer) for consumer in consumers}
+    walks = walk_many(stage, consumers)
     ctx = AuditContext(stage, name, walks)
     findings: list[Finding] = []
     for rule in rules:

@@ -40,17 +40,26 @@ class ResolvedSide:
 
 
 class BodyIndex:
-    """Rigid bodies and colliders of a stage, with a transform cache."""
+    """Rigid bodies and colliders of a stage, with a transform cache; shared by every consumer."""
 
     def __init__(self, stage: Usd.Stage):
         self.stage = stage
         self.xform_cache = UsdGeom.XformCache(Usd.TimeCode.Default())
         self.records: dict[str, BodyRecord] = {}
-        self.body_prims: dict[str, Usd.Prim] = {}
         self.colliders: set[str] = set()
-        self.descs: list[BodyDesc] = []
+        self._poses: list[tuple[str, Pose, object]] = []  # path, unscaled world pose, raw columns
 
-    def add_body(self, prim: Usd.Prim, columns: dict[str, Resolved]) -> None:
+    def descs(self, view) -> tuple[BodyDesc, ...]:
+        """The bodies with their columns as the consumer of ``view`` resolves them."""
+        out = []
+        for path, pose, raw in self._poses:
+            record = self.records[path]
+            out.append(BodyDesc(path, record.enabled and not record.kinematic, record.kinematic, record.enabled,
+                                pose, record.scale, record.mirrored, view.columns(raw)))
+        return tuple(out)
+
+    def add_body(self, prim: Usd.Prim, raw, columns: dict[str, Resolved]) -> None:
+        """A rigid body: ``raw`` its authored columns, ``columns`` them resolved (any consumer)."""
         path = str(prim.GetPath())
         world = self.xform_cache.GetLocalToWorldTransform(prim)
         mirrored = world.GetDeterminant3() < 0.0
@@ -66,12 +75,8 @@ class BodyIndex:
             orientation = _quat_tuple(transform.GetRotation().GetQuat())
         enabled = bool(columns["physics:rigidBodyEnabled"].value)
         kinematic = bool(columns["physics:kinematicEnabled"].value)
-        record = BodyRecord(path, enabled, kinematic, world, scale, mirrored)
-        self.records[path] = record
-        self.body_prims[path] = prim
-        pose = Pose(position, orientation)
-        self.descs.append(BodyDesc(path, enabled and not kinematic, kinematic, enabled, pose, scale, mirrored,
-                                   columns))
+        self.records[path] = BodyRecord(path, enabled, kinematic, world, scale, mirrored)
+        self._poses.append((path, Pose(position, orientation), raw))
 
     def add_collider(self, prim: Usd.Prim) -> None:
         self.colliders.add(str(prim.GetPath()))

@@ -1,23 +1,28 @@
 """Reading a prim's columns with their provenance.
 
-Many prims share a schema signature (type name plus applied API schemas), so the expensive part
-of a column (its owner, raw fallback, producer value and parser default) is worked out once per
-signature; per prim only the authored columns are read from USD.
+Reading splits in two. :class:`Signatures` reads what a prim authors once (consumer-independent:
+values, blocks, time samples, relationship targets) into a :class:`RawColumns`; a
+:class:`ColumnView` then dresses those raw values as :class:`Resolved` columns for one consumer.
+Many prims share a schema signature (type name plus applied API schemas), so the per-column facts
+(owner, raw fallback, producer value, each consumer's parser default) are worked out once per
+signature.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, NamedTuple, Optional
+from typing import Mapping, NamedTuple
 
-from .. import contract
-from ..provenance import Resolved, Source
 from pxr import Gf
 
+from .. import contract
 from ..contract.registry import to_python as _to_python_general
+from ..provenance import Resolved, Source
 
 _PLAIN = (float, bool, str, int, type(None))
 _VECTORS = (Gf.Vec3f, Gf.Vec3d, Gf.Vec3h, Gf.Vec2f, Gf.Vec2d, Gf.Vec4f, Gf.Vec4d)
 _QUATERNIONS = (Gf.Quatf, Gf.Quatd, Gf.Quath)
+_IGNORED = frozenset({"proxyPrim", "purpose", "visibility", "xformOpOrder"})
+BLOCKED = object()  # a raw value: an opinion blocks the attribute
 
 
 def to_python(value):
@@ -33,91 +38,70 @@ def to_python(value):
         return (value.GetReal(), imaginary[0], imaginary[1], imaginary[2])
     return _to_python_general(value)
 
-_IGNORED = frozenset({"proxyPrim", "purpose", "visibility", "xformOpOrder"})
-
 
 @dataclass(frozen=True, slots=True)
 class ColumnInfo:
-    """What a column is for one schema signature: its owner and its unauthored resolution."""
+    """What a column is for one schema signature, whoever reads it."""
 
     name: str
     owner: str
     is_relationship: bool
-    unauthored: Resolved  # shared by every prim of the signature that leaves it unauthored
-    parser_default: object
     fallback: object
     producer: object
 
 
-class ColumnRead(NamedTuple):
-    """The columns of one prim, the names it authors, and relationships with several targets."""
+class RawColumns(NamedTuple):
+    """What one prim authors: ``values`` name -> (value or BLOCKED, time_sampled); ``targets``
+    name -> relationship targets; ``authored`` every authored property name."""
 
-    columns: dict
+    signature: tuple
+    values: dict
+    targets: dict
     authored: frozenset
-    several_targets: tuple
 
 
-class ColumnTable:
-    """Column infos per schema signature, for one consumer."""
+class Signatures:
+    """Column infos per schema signature, and the consumer-independent read of a prim."""
 
-    def __init__(self, consumer: str):
-        self.consumer = consumer
-        self._by_signature: dict[tuple, Mapping[str, ColumnInfo]] = {}
-        self._unauthored: dict[tuple, dict[str, Resolved]] = {}
+    def __init__(self):
+        self._infos: dict[tuple, Mapping[str, ColumnInfo]] = {}
 
-    def infos(self, prim, type_name: str, applied: tuple[str, ...]) -> Mapping[str, ColumnInfo]:
-        key = (type_name, applied)
-        infos = self._by_signature.get(key)
+    def infos(self, signature: tuple) -> Mapping[str, ColumnInfo]:
+        return self._infos[signature]
+
+    def read(self, prim, type_name: str, applied: tuple[str, ...]) -> RawColumns:
+        signature = (type_name, applied)
+        infos = self._infos.get(signature)
         if infos is None:
-            infos = self._build(prim, type_name, applied)
-            self._by_signature[key] = infos
-            self._unauthored[key] = {name: info.unauthored for name, info in infos.items()}
-        return infos
-
-    def read(self, prim, type_name: str, applied: tuple[str, ...]) -> ColumnRead:
-        """Every column of ``prim`` with provenance: unauthored ones shared, authored ones read."""
-        infos = self.infos(prim, type_name, applied)
-        columns = dict(self._unauthored[(type_name, applied)])
+            infos = self._infos[signature] = _build_infos(prim, type_name, applied)
         authored = frozenset(prim.GetAuthoredPropertyNames())
-        several = []
+        values, targets = {}, {}
         for name in authored.intersection(infos):
-            info = infos[name]
-            if info.is_relationship:
-                targets = prim.GetRelationship(name).GetTargets()
-                if len(targets) > 1:
-                    several.append(name)
-                if targets:
-                    columns[name] = Resolved(str(targets[0]), Source.AUTHORED, None, info.parser_default,
-                                             info.producer)
-                else:
-                    columns[name] = Resolved(info.parser_default, Source.BLOCKED, None, info.parser_default,
-                                             info.producer)
+            if infos[name].is_relationship:
+                targets[name] = tuple(str(t) for t in prim.GetRelationship(name).GetTargets())
             else:
-                columns[name] = read_attribute(prim.GetAttribute(name), info)
-        return ColumnRead(columns, authored, tuple(several))
-
-    def _build(self, prim, type_name: str, applied: tuple[str, ...]) -> Mapping[str, ColumnInfo]:
-        definition = prim.GetPrimDefinition()
-        owners = _owner_by_property(type_name, applied)
-        known = frozenset(contract.known_owners())
-        infos = {}
-        for name in definition.GetPropertyNames():
-            owner = owners.get(name, type_name)
-            if owner not in known or name in _IGNORED:
-                continue  # not a column of the joint contract (geometry, imaging, other APIs)
-            is_relationship = definition.GetSchemaRelationshipSpec(name) is not None
-            fallback = None if is_relationship else to_python(definition.GetAttributeFallbackValue(name))
-            parser_default = contract.parser_default(self.consumer, owner, name)
-            producer = contract.producer_value(owner, name)
-            if is_relationship:
-                unauthored = Resolved(None, Source.MISSING, None, parser_default, producer)
-            else:
-                unauthored = Resolved(fallback, Source.FALLBACK, fallback, parser_default, producer)
-            infos[name] = ColumnInfo(name, owner, is_relationship, unauthored, parser_default, fallback, producer)
-        return infos
+                attribute = prim.GetAttribute(name)
+                value = attribute.Get()
+                values[name] = (BLOCKED if value is None else to_python(value), attribute.GetNumTimeSamples() > 0)
+        return RawColumns(signature, values, targets, authored)
 
 
-def _owner_by_property(type_name: str, applied: tuple[str, ...]) -> dict[str, str]:
+def _build_infos(prim, type_name: str, applied: tuple[str, ...]) -> Mapping[str, ColumnInfo]:
+    definition = prim.GetPrimDefinition()
+    owners = _owner_by_property(applied)
+    known = frozenset(contract.known_owners())
+    infos = {}
+    for name in definition.GetPropertyNames():
+        owner = owners.get(name, type_name)
+        if owner not in known or name in _IGNORED:
+            continue  # not a column of the joint contract (geometry, imaging, other APIs)
+        is_relationship = definition.GetSchemaRelationshipSpec(name) is not None
+        fallback = None if is_relationship else to_python(definition.GetAttributeFallbackValue(name))
+        infos[name] = ColumnInfo(name, owner, is_relationship, fallback, contract.producer_value(owner, name))
+    return infos
+
+
+def _owner_by_property(applied: tuple[str, ...]) -> dict[str, str]:
     """Map each property name of the applied API schemas to its API's schema name."""
     from pxr import Usd
 
@@ -134,14 +118,51 @@ def _owner_by_property(type_name: str, applied: tuple[str, ...]) -> dict[str, st
     return owners
 
 
-def read_attribute(attribute, info: ColumnInfo) -> Resolved:
-    """An authored attribute: its value at default time, or the parser default when blocked."""
-    value = attribute.Get()
-    time_sampled = attribute.GetNumTimeSamples() > 0
-    if value is None:
-        return Resolved(info.parser_default, Source.BLOCKED, info.fallback, info.parser_default, info.producer)
-    return Resolved(to_python(value), Source.AUTHORED, info.fallback, info.parser_default, info.producer,
-                    time_sampled)
+class ColumnView:
+    """The raw columns of prims as one consumer resolves them."""
+
+    def __init__(self, signatures: Signatures, consumer: str):
+        self.signatures = signatures
+        self.consumer = consumer
+        self._defaults: dict[tuple, dict[str, object]] = {}
+        self._unauthored: dict[tuple, dict[str, Resolved]] = {}
+
+    def _prepare(self, signature: tuple) -> None:
+        defaults, unauthored = {}, {}
+        for name, info in self.signatures.infos(signature).items():
+            default = contract.parser_default(self.consumer, info.owner, name)
+            defaults[name] = default
+            if info.is_relationship:
+                unauthored[name] = Resolved(None, Source.MISSING, None, default, info.producer)
+            else:
+                unauthored[name] = Resolved(info.fallback, Source.FALLBACK, info.fallback, default, info.producer)
+        self._defaults[signature] = defaults
+        self._unauthored[signature] = unauthored
+
+    def columns(self, raw: RawColumns) -> dict[str, Resolved]:
+        """Every column with provenance: unauthored ones shared, authored ones dressed."""
+        signature = raw.signature
+        if signature not in self._unauthored:
+            self._prepare(signature)
+        columns = dict(self._unauthored[signature])
+        if not raw.values and not raw.targets:
+            return columns
+        defaults = self._defaults[signature]
+        infos = self.signatures.infos(signature)
+        for name, (value, time_sampled) in raw.values.items():
+            info = infos[name]
+            default = defaults[name]
+            if value is BLOCKED:
+                columns[name] = Resolved(default, Source.BLOCKED, info.fallback, default, info.producer)
+            else:
+                columns[name] = Resolved(value, Source.AUTHORED, info.fallback, default, info.producer, time_sampled)
+        for name, targets in raw.targets.items():
+            default = defaults[name]
+            if targets:
+                columns[name] = Resolved(targets[0], Source.AUTHORED, None, default, infos[name].producer)
+            else:
+                columns[name] = Resolved(default, Source.BLOCKED, None, default, infos[name].producer)
+        return columns
 
 
 def extra_physics_columns(authored: frozenset[str], columns: Mapping[str, Resolved]) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from ..descriptors import (Diagnostic, GearCoupling, JointDesc, JointStateDesc, 
 from ..provenance import Resolved
 from . import limits as limit_rules
 from .bodies import BodyIndex, ResolvedSide
-from .columns import ColumnTable, extra_physics_columns
+from .columns import ColumnView, RawColumns, extra_physics_columns
 
 JOINT_TYPE_BY_SCHEMA = {
     "PhysicsJoint": "d6",
@@ -51,16 +51,16 @@ def consumer_joint_type(schema_type: str, is_joint_schema: bool, consumer: str) 
     return joint_type
 
 
-def read_joint(prim, schema_type: str, joint_type: str, table: ColumnTable, bodies: BodyIndex,
+def read_joint(path: str, raw: RawColumns, joint_type: str, view: ColumnView, bodies: BodyIndex,
                consumer: str) -> JointRecord:
-    path = str(prim.GetPath())
-    applied = tuple(prim.GetAppliedSchemas())
-    read = table.read(prim, schema_type, applied)
-    columns = read.columns
+    """The joint at ``path`` from its authored columns ``raw``, as ``consumer`` resolves it."""
+    schema_type, applied = raw.signature
+    columns = view.columns(raw)
     diagnostics: list[Diagnostic] = []
-    for name in read.several_targets:
-        diagnostics.append(Diagnostic("warning", path, f"{name} has several targets: consumers read only the first",
-                                      "several-targets"))
+    for name, targets in raw.targets.items():
+        if len(targets) > 1:
+            diagnostics.append(Diagnostic("warning", path, f"{name} has several targets: consumers read only the "
+                                          "first", "several-targets"))
     side0 = bodies.resolve_side(path, 0, columns["physics:body0"].value if columns["physics:body0"].authored
                                 else None, columns["physics:localPos0"].value, columns["physics:localRot0"].value,
                                 consumer)
@@ -87,7 +87,7 @@ def read_joint(prim, schema_type: str, joint_type: str, table: ColumnTable, bodi
             if abs(norm - 1.0) > 1e-3:
                 diagnostics.append(Diagnostic("warning", path, f"{name} has norm {norm:.6g}: consumers normalise it",
                                               "non-unit-quaternion"))
-    for name in extra_physics_columns(read.authored, columns):
+    for name in extra_physics_columns(raw.authored, columns):
         if name in MISSPELT_COUPLING_RELATIONSHIPS:
             diagnostics.append(Diagnostic("error", path, f"{name} is no schema relationship: consumers ignore it",
                                           "unknown-coupling-relationship"))

@@ -1,0 +1,85 @@
+"""One pass over a stage that every consumer's reading shares.
+
+It finds joints, rigid bodies, colliders and articulation roots, reads what each of those prims
+authors (values, blocks, time samples, relationship targets) and the bodies' world transforms.
+Nothing here depends on the consumer: :func:`usdjoints.walker.walk_many` dresses one scan for
+several consumers without touching USD again.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..descriptors import Diagnostic
+from .bodies import BodyIndex
+from .columns import ColumnView, RawColumns, Signatures
+
+_JOINT_COLUMN_HINTS = ("physics:body0", "physics:body1", "physics:localPos0", "physics:localPos1",
+                       "physics:localRot0", "physics:localRot1")
+
+
+@dataclass
+class StageScan:
+    stage: object
+    signatures: Signatures
+    bodies: BodyIndex
+    joints: list = field(default_factory=list)  # (path, RawColumns)
+    roots: list = field(default_factory=list)
+    root_is_joint: dict = field(default_factory=dict)
+    body_order: list = field(default_factory=list)
+    diagnostics: list = field(default_factory=list)
+
+
+def scan_stage(stage) -> StageScan:
+    from pxr import Usd, UsdPhysics
+
+    joint_schema = UsdPhysics.Joint
+    signatures = Signatures()
+    neutral = ColumnView(signatures, "usdjoints")  # body flags resolve the same for every consumer
+    scan = StageScan(stage, signatures, BodyIndex(stage))
+    type_cache: dict[str, tuple[bool, bool]] = {}
+    for prim in Usd.PrimRange.Stage(stage, Usd.TraverseInstanceProxies(Usd.PrimDefaultPredicate)):
+        type_name = prim.GetTypeName()
+        kind = type_cache.get(type_name)
+        if kind is None:
+            schema_type = prim.GetPrimTypeInfo().GetSchemaType()
+            kind = (bool(type_name) and prim.IsA(joint_schema), schema_type.isUnknown or not type_name)
+            type_cache[type_name] = kind
+        is_joint, untyped = kind
+        applied = tuple(prim.GetAppliedSchemas())
+        if is_joint:
+            path = str(prim.GetPath())
+            scan.joints.append((path, signatures.read(prim, type_name, applied)))
+            if "PhysicsArticulationRootAPI" in applied:
+                scan.roots.append(path)
+                scan.root_is_joint[path] = True
+            continue
+        if untyped:
+            _check_typo(prim, type_name, scan.diagnostics)
+        if not applied:
+            continue
+        if "PhysicsRigidBodyAPI" in applied:
+            raw: RawColumns = signatures.read(prim, type_name, applied)
+            scan.bodies.add_body(prim, raw, neutral.columns(raw))
+            scan.body_order.append(str(prim.GetPath()))
+        if "PhysicsCollisionAPI" in applied:
+            scan.bodies.add_collider(prim)
+        if "PhysicsArticulationRootAPI" in applied:
+            scan.roots.append(str(prim.GetPath()))
+    for record in scan.bodies.records.values():
+        if record.mirrored:
+            scan.diagnostics.append(Diagnostic(
+                "warning", record.path, "body transform is mirrored (negative determinant): PhysX bodies cannot "
+                "mirror, joint frames and axes tilt", "mirrored-body"))
+    return scan
+
+
+def _check_typo(prim, type_name: str, diagnostics: list) -> None:
+    """A prim whose type is no joint but which carries joint columns (often a misspelt type)."""
+    names = prim.GetAuthoredPropertyNames()
+    hints = [n for n in _JOINT_COLUMN_HINTS if n in names]
+    if hints:
+        what = f"type {type_name!r} is no joint type" if type_name else "it has no type"
+        diagnostics.append(Diagnostic(
+            "error", str(prim.GetPath()),
+            f"carries joint columns ({', '.join(hints)}) but {what}: every consumer ignores it",
+            "not-a-joint"))
