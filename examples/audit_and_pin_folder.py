@@ -15,7 +15,7 @@ import os
 import sys
 
 import usdjoints  # registers the PhysX schemas before any stage opens
-from usdjoints.audit import audit, write_fix_layer
+from usdjoints.auditor import audit, write_fix_layer
 from usdjoints.errors import UsdJointsError
 
 

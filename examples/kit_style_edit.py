@@ -57,7 +57,7 @@ def main(argv=None) -> int:
 
 def _audit_counts(stage):
     try:
-        from usdjoints.audit import audit
+        from usdjoints.auditor import audit
     except ImportError:
         return None
     summary = audit(stage).summary()
@@ -68,7 +68,7 @@ def _pin_divergent_defaults(stage) -> list[str]:
     """Pin, in the edit target, what the auditor's fix layer would pin (a stage-wide value such as
     metersPerUnit is only listed: stage metadata is read from the root layer alone)."""
     try:
-        from usdjoints.audit import write_fix_layer
+        from usdjoints.auditor import write_fix_layer
     except ImportError:  # an installation without the auditor: nothing to pin
         return []
     import os

@@ -37,7 +37,7 @@ def test_audit_and_pin_folder(tmp_path):
     """Oracle: OpenUSD composition of each written layer (it must carry the stage's joints and make
     the pinned upper limit authored), and the bad_* samples' own headers (errors remain where
     pinning cannot help: bad_onesided_limit's one finite bound)."""
-    _needs("usdjoints.audit")
+    _needs("usdjoints.auditor")
     out = tmp_path / "pinned"
     done = _run("audit_and_pin_folder.py", SAMPLES, "--out", out, expect=1)  # bad_* samples keep errors
     lines = done.stdout.splitlines()
@@ -54,7 +54,7 @@ def test_audit_and_pin_folder(tmp_path):
 
 def test_audit_and_pin_folder_rejects_a_folder_without_stages(tmp_path):
     """An empty folder is bad input: exit code 2 and one line on stderr."""
-    _needs("usdjoints.audit")
+    _needs("usdjoints.auditor")
     done = _run("audit_and_pin_folder.py", tmp_path, "--out", tmp_path / "out", expect=2)
     assert len(done.stderr.strip().splitlines()) == 1
 
@@ -103,7 +103,7 @@ def test_kit_style_edit(sample):
     done = _run("kit_style_edit.py", SAMPLES / sample)
     assert "root layer modified: False" in done.stdout
     assert "frames scope still on stage: False" in done.stdout
-    if sample == "bad_gear_relnames.usda" and importlib.util.find_spec("usdjoints.audit"):
+    if sample == "bad_gear_relnames.usda" and importlib.util.find_spec("usdjoints.auditor"):
         # Oracle: the sample's header: both hinge relationships are misspelt; copying them to
         # physics:hinge0/1 (what the fix layer does) leaves no error.
         counts = re.search(r"(\d+)/\d+/\d+ before pinning, (\d+)/\d+/\d+ after", done.stdout)

@@ -31,7 +31,7 @@ __all__ = [
 _LAZY = {
     "walk": ("usdjoints.walker", "walk"),
     "open_stage": ("usdjoints.walker.stage_io", "open_stage"),
-    "audit": ("usdjoints.audit", "audit"),
+    "audit": ("usdjoints.auditor", "audit"),
     "convert_urdf": ("usdjoints.convert", "convert_urdf"),
     "convert_sdformat": ("usdjoints.convert", "convert_sdformat"),
     "load_model": ("usdjoints.model.build", "load_model"),

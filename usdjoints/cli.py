@@ -10,7 +10,7 @@ import os
 import sys
 from typing import Callable, Optional, Sequence
 
-from .audit.cli import register as _register_audit
+from .auditor.cli import register as _register_audit
 from .errors import UsageError, UsdJointsError
 
 CONSUMER_CHOICES = ("ovphysx", "usdphysics", "usdjoints")

@@ -143,7 +143,7 @@ def pin_defaults(usdview_api) -> Outcome:
     pinned values. The stage in the viewer is not changed.
     """
     _auditor()
-    from ..audit.fix import write_fix_layer
+    from ..auditor.fix import write_fix_layer
 
     stage = usdview_api.stage
     source = stage.GetRootLayer().realPath
@@ -183,7 +183,7 @@ def select_prims(usdview_api, paths) -> tuple[str, ...]:
 
 
 def _worst_prims(findings) -> list[str]:
-    from ..audit.findings import SEVERITY_RANK
+    from ..auditor.findings import SEVERITY_RANK
 
     with_prim = [f for f in findings if f.prim]
     if not with_prim:
@@ -193,7 +193,7 @@ def _worst_prims(findings) -> list[str]:
 
 
 def _auditor():
-    from ..audit import audit
+    from ..auditor import audit
 
     return audit
 

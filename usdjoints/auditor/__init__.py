@@ -17,4 +17,4 @@ def __getattr__(name: str):
         from .fix import write_fix_layer
 
         return write_fix_layer
-    raise AttributeError(f"module 'usdjoints.audit' has no attribute {name!r}")
+    raise AttributeError(f"module 'usdjoints.auditor' has no attribute {name!r}")

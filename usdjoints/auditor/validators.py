@@ -1,6 +1,6 @@
 """The audit rules as UsdValidation validators (keyword ``usdjoints``).
 
-plugInfo declares one stage validator per rule under the plugin name ``usdjoints.audit.plugin``
+plugInfo declares one stage validator per rule under the plugin name ``usdjoints.auditor.plugin``
 (a Python plugin: loading it imports that module, which calls :func:`register`). Importing this
 module has no side effect, so the registry is not created before the plugin is known. Every
 validator of one stage shares one audit: the report is cached per stage and dropped as soon as
@@ -17,7 +17,7 @@ from .engine import audit_stage
 from .findings import AuditReport
 from .registry import RULE_CLASSES, select_rules
 
-PLUGIN_NAME = "usdjoints.audit.plugin"
+PLUGIN_NAME = "usdjoints.auditor.plugin"
 KEYWORD = "usdjoints"
 _ERROR_TYPE = {"error": UsdValidation.ValidationErrorType.Error,
                "warning": UsdValidation.ValidationErrorType.Warn,

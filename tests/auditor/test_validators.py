@@ -11,8 +11,8 @@ import os
 import pytest
 
 import usdjoints  # noqa: F401
-from usdjoints.audit import RULE_CLASSES, audit
-from usdjoints.audit.validators import PLUGIN_NAME, plug_info_validators, validator_name
+from usdjoints.auditor import RULE_CLASSES, audit
+from usdjoints.auditor.validators import PLUGIN_NAME, plug_info_validators, validator_name
 
 
 def _declared_in_repo_plug_info() -> bool:
@@ -29,7 +29,7 @@ import usdjoints
 from pxr import Plug, Usd, UsdValidation
 Plug.Registry().RegisterPlugins(sys.argv[1])
 registry = UsdValidation.ValidationRegistry()  # created after the plugin is known, as in usdchecker
-from usdjoints.audit.validators import KEYWORD
+from usdjoints.auditor.validators import KEYWORD
 names = sorted(m.name for m in registry.GetValidatorMetadataForKeyword(KEYWORD))
 context = UsdValidation.ValidationContext(registry.GetOrLoadValidatorsByName(names))
 def site_prim(site):

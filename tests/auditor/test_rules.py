@@ -11,8 +11,8 @@ import pytest
 
 import usdjoints  # noqa: F401
 from conftest import BAD
-from usdjoints.audit import RULE_CLASSES, audit
-from usdjoints.audit.findings import SEVERITY_RANK
+from usdjoints.auditor import RULE_CLASSES, audit
+from usdjoints.auditor.findings import SEVERITY_RANK
 
 from tests_paths import CLEAN_SAMPLES
 

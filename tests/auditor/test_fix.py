@@ -13,8 +13,8 @@ import pytest
 import usdjoints  # noqa: F401
 from conftest import BAD
 from tests_paths import SAMPLES
-from usdjoints.audit import RULE_CLASSES, audit, write_fix_layer
-from usdjoints.audit.rule import same_value
+from usdjoints.auditor import RULE_CLASSES, audit, write_fix_layer
+from usdjoints.auditor.rule import same_value
 from usdjoints.contract.types import CONSUMERS
 from usdjoints.walker import walk
 

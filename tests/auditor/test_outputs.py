@@ -12,9 +12,9 @@ import pytest
 import usdjoints  # noqa: F401
 import usdjoints.cli as cli
 from tests_paths import CLEAN_SAMPLES
-from usdjoints.audit import RULE_CLASSES, audit
-from usdjoints.audit.cli import register
-from usdjoints.audit.writers import render
+from usdjoints.auditor import RULE_CLASSES, audit
+from usdjoints.auditor.cli import register
+from usdjoints.auditor.writers import render
 
 
 def _strict_json(text):
@@ -33,7 +33,7 @@ def main(monkeypatch):
 def test_json_report_shape(bad_dir):
     report = audit([bad_dir / "locked-hinge.usda", bad_dir / "non-finite-value.usda"])
     data = _strict_json(render(report, "json"))
-    assert data["schema"] == "usdjoints.audit/1"
+    assert data["schema"] == "usdjoints.auditor/1"
     keys = {"rule", "severity", "stage", "prim", "attribute", "consumers", "message", "fix"}
     assert data["findings"] and all(set(f) == keys for f in data["findings"])
     assert data["summary"]["stages"] == 2 and data["summary"]["error"] >= 2
@@ -90,8 +90,8 @@ def test_list_rules_and_output_file(main, bad_dir, tmp_path, capsys):
 
 
 def test_parallel_batch_equals_serial(bad_dir):
-    from usdjoints.audit.batch import audit_many
-    from usdjoints.audit.engine import expand_inputs
+    from usdjoints.auditor.batch import audit_many
+    from usdjoints.auditor.engine import expand_inputs
     from usdjoints.contract.types import CONSUMERS
 
     paths = expand_inputs([bad_dir])
