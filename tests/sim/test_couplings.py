@@ -303,3 +303,16 @@ def test_mimic_dynamics_equal_pinocchio_mimic_model(panda):
     Mf = pin.crba(full, df, q)
     Mf = np.triu(Mf) + np.triu(Mf, 1).T
     assert np.allclose(Mr, P.T @ Mf @ P, rtol=0, atol=1e-12)
+
+
+def test_batched_envs_keep_the_gear_ratio_and_match_single_runs():
+    """Envs are independent: three gear pairs started at different speeds equal single runs, and
+    each keeps w1 = -2 w0 (the initial state is projected onto the row)."""
+    path = ROOT / "sample_stages" / "gear_pair.usda"
+    model = load_model(str(path))
+    qd0 = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, -3.0]])
+    batch = simulate(model, 0.2, 1e-3, qd0=qd0, n_envs=3, record_every=20)
+    for e in range(3):
+        single = simulate(model, 0.2, 1e-3, qd0=qd0[e], record_every=20)
+        assert np.array_equal(batch.qd[e], single.qd)
+        assert np.abs(batch.qd[e][:, 1] + 2.0 * batch.qd[e][:, 0]).max() <= RATIO_TOL * 10.0
