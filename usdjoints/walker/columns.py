@@ -63,8 +63,11 @@ class RawColumns(NamedTuple):
 class Signatures:
     """Column infos per schema signature, and the consumer-independent read of a prim."""
 
-    def __init__(self):
+    def __init__(self, stage=None):
         self._infos: dict[tuple, Mapping[str, ColumnInfo]] = {}
+        # When no layer the stage uses holds a time sample, no attribute can have one: skip asking.
+        self._may_have_samples = stage is None or any(
+            layer.ListAllTimeSamples() for layer in stage.GetUsedLayers())
 
     def infos(self, signature: tuple) -> Mapping[str, ColumnInfo]:
         return self._infos[signature]
@@ -82,7 +85,8 @@ class Signatures:
             else:
                 attribute = prim.GetAttribute(name)
                 value = attribute.Get()
-                values[name] = (BLOCKED if value is None else to_python(value), attribute.GetNumTimeSamples() > 0)
+                sampled = self._may_have_samples and attribute.GetNumTimeSamples() > 0
+                values[name] = (BLOCKED if value is None else to_python(value), sampled)
         return RawColumns(signature, values, targets, authored)
 
 

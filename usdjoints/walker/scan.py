@@ -33,7 +33,7 @@ def scan_stage(stage) -> StageScan:
     from pxr import Usd, UsdPhysics
 
     joint_schema = UsdPhysics.Joint
-    signatures = Signatures()
+    signatures = Signatures(stage)
     neutral = ColumnView(signatures, "usdjoints")  # body flags resolve the same for every consumer
     scan = StageScan(stage, signatures, BodyIndex(stage))
     type_cache: dict[str, tuple[bool, bool]] = {}
