@@ -35,10 +35,10 @@ def test_simulate_writes_npz_and_time_samples(tmp_path, capsys):
 
 
 def test_unsupported_stage_exits_2_without_output(tmp_path, capsys):
-    out = tmp_path / "rack.npz"
-    code = main(["simulate", str(REPO / "sample_stages" / "rack_and_pinion.usda"), "--out", str(out)])
+    out = tmp_path / "distance.npz"
+    code = main(["simulate", str(REPO / "sample_stages" / "distance_minmax.usda"), "--out", str(out)])
     _, err = capsys.readouterr()
-    assert code == 2 and "/World/RackAndPinion" in err and len(err.strip().splitlines()) == 1
+    assert code == 2 and "/World/Rope" in err and len(err.strip().splitlines()) == 1
     assert not out.exists()
 
 
