@@ -1,4 +1,4 @@
-"""Fixtures of the audit tests: the bad stages written to a temporary directory."""
+"""Fixtures of the audit tests: the folder of bad sample stages (one per rule, read-only)."""
 from __future__ import annotations
 
 import sys
@@ -10,12 +10,10 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from bad_stages import BAD  # noqa: E402
+from bad_stages import BAD_DIR, EXPECTED  # noqa: E402,F401
 
 
 @pytest.fixture(scope="session")
-def bad_dir(tmp_path_factory) -> Path:
-    directory = tmp_path_factory.mktemp("bad")
-    for rule_id, (text, _, _) in BAD.items():
-        (directory / f"{rule_id}.usda").write_text(text)
-    return directory
+def bad_dir() -> Path:
+    """sample_stages/bad: tests read these files and write only under tmp_path."""
+    return BAD_DIR

@@ -11,8 +11,7 @@ import hashlib
 import pytest
 
 import usdjoints  # noqa: F401
-from conftest import BAD
-from tests_paths import SAMPLES
+from tests_paths import BAD_STAGES, CLEAN_STAGES, SAMPLES
 from usdjoints.auditor import RULE_CLASSES, audit, write_fix_layer
 from usdjoints.auditor.rule import same_value
 from usdjoints.contract.types import CONSUMERS
@@ -21,8 +20,8 @@ from usdjoints.walker import walk
 PINNED_RULES = {cls.id for cls in RULE_CLASSES if cls.pinned_by_fix_layer}
 
 
-def _inputs(bad_dir):
-    return [bad_dir / f"{rule}.usda" for rule in sorted(BAD)] + list(SAMPLES)
+def _inputs():
+    return list(BAD_STAGES) + list(CLEAN_STAGES) + list(SAMPLES)
 
 
 def _sha(path) -> str:
@@ -33,7 +32,7 @@ def _sha(path) -> str:
 def fixed(bad_dir, tmp_path_factory):
     out_dir = tmp_path_factory.mktemp("fixed")
     results = {}
-    for path in _inputs(bad_dir):
+    for path in _inputs():
         before = _sha(path)
         out = out_dir / path.name
         result = write_fix_layer(path, str(out))

@@ -10,15 +10,16 @@ from __future__ import annotations
 import pytest
 
 import usdjoints  # noqa: F401
-from conftest import BAD
+from conftest import EXPECTED
 from usdjoints.auditor import RULE_CLASSES, audit
 from usdjoints.auditor.findings import SEVERITY_RANK
 
 from tests_paths import CLEAN_SAMPLES
 
 
-def test_every_rule_has_a_bad_stage():
-    assert sorted(BAD) == sorted(cls.id for cls in RULE_CLASSES)
+def test_every_rule_has_a_bad_stage(bad_dir):
+    assert sorted(EXPECTED) == sorted(cls.id for cls in RULE_CLASSES)
+    assert sorted(p.stem for p in bad_dir.glob("*.usda")) == sorted(EXPECTED)
 
 
 def test_rule_ids_are_kebab_case_and_described():
@@ -27,9 +28,9 @@ def test_rule_ids_are_kebab_case_and_described():
         assert cls.description and cls.severity in SEVERITY_RANK and cls.consumers
 
 
-@pytest.mark.parametrize("rule_id", sorted(BAD))
+@pytest.mark.parametrize("rule_id", sorted(EXPECTED))
 def test_rule_fires_at_prim_and_attribute(rule_id, bad_dir):
-    _, prim, attribute = BAD[rule_id]
+    prim, attribute = EXPECTED[rule_id]
     report = audit(bad_dir / f"{rule_id}.usda")
     hits = [(f.prim, f.attribute) for f in report.by_rule(rule_id)]
     assert (prim, attribute) in hits, f"{rule_id}: {hits}"
@@ -54,10 +55,10 @@ def test_locked_hinge_only_inside_an_articulation(bad_dir):
     assert not articulated.by_rule("limit-enable-disagreement")
 
 
-def test_unauthored_defaults_are_info_and_blocked_ones_warn(tmp_path):
+def test_unauthored_defaults_are_info_and_blocked_ones_warn(bad_dir, tmp_path):
     """A blocked column reads as absent (parser default) for every consumer; unauthored only for
     hand-populated PhysX stages. Oracle: the contract's parser defaults (PhysicsRevoluteJoint.md)."""
-    text = BAD["default-joint-limits"][0].replace('rel physics:body0', 'float physics:lowerLimit = None\n rel physics:body0')
+    text = (bad_dir / "default-joint-limits.usda").read_text().replace('rel physics:body0', 'float physics:lowerLimit = None\n rel physics:body0')
     path = tmp_path / "blocked.usda"
     path.write_text(text)
     findings = audit(path).by_rule("default-joint-limits")

@@ -34,6 +34,17 @@ class WeldedAnchor(DiagnosticRule):
     consumers = ("ovphysx",)
     fix = "weld the base to the world with a PhysicsFixedJoint and put the moving joint between two links"
 
+    def check(self, ctx: AuditContext) -> Iterator:
+        joints = ctx.walks["ovphysx"].joint if "ovphysx" in ctx.walks else None
+        for finding in super().check(ctx):
+            joint = joints(finding.prim) if joints else None
+            if joint is not None and joint.body0 is not None and joint.body1 is not None:
+                # Anchored to a kinematic or disabled body, not the world: measured with ovphysx 0.7,
+                # PhysX then builds no articulation at all and the joint moves as a standalone joint
+                # (non-link-in-articulation reports that).
+                continue
+            yield finding
+
 
 class RootOnNonLink(DiagnosticRule):
     id = "root-on-non-link"
@@ -79,11 +90,16 @@ class DisabledJointCutsLinks(Rule):
 
 
 class RootElectedElsewhere(Rule):
+    """Measured with ovphysx 0.7: PhysicsArticulationRootAPI on a rigid body gives a floating-base
+    articulation rooted at that body even when the tree is welded to the world by a fixed joint;
+    the weld stays a standalone (maximal-coordinate) joint holding the floating base."""
+
     id = "root-elected-elsewhere"
-    description = "PhysicsArticulationRootAPI on a body that is not the tree's base: PhysX roots the tree elsewhere"
+    description = ("PhysicsArticulationRootAPI on a rigid body of a tree welded to the world: PhysX builds a floating "
+                   "base there and keeps the weld as a standalone joint")
     severity = "warning"
     consumers = ("ovphysx",)
-    fix = "move PhysicsArticulationRootAPI to the base link (the body welded to the world) or to an ancestor Xform"
+    fix = "put PhysicsArticulationRootAPI on the fixed joint to the world or on an ancestor Xform of the links"
 
     def check(self, ctx: AuditContext) -> Iterator:
         if "ovphysx" not in ctx.walks:
@@ -91,14 +107,14 @@ class RootElectedElsewhere(Rule):
         walk = ctx.walks["ovphysx"]
         bodies = {b.path for b in walk.bodies}
         for articulation in walk.articulations:
-            if articulation.root not in bodies or articulation.base in (None, articulation.root):
+            if articulation.root not in bodies or not articulation.fixed_base:
                 continue
             if articulation.root not in articulation.links:
                 continue
-            how = "welded to the world" if articulation.fixed_base else "its first link"
-            yield self.finding(ctx, articulation.root, f"the root API is on {articulation.root}, but PhysX makes "
-                               f"{articulation.base} ({how}) the root link: joint directions and the base pose "
-                               "follow that body")
+            welds = ", ".join(articulation.anchor_joints) or "a fixed joint"
+            yield self.finding(ctx, articulation.root, f"the root API is on the body {articulation.root}: PhysX makes "
+                               f"a floating-base articulation rooted there, and {welds} to the world stays a standalone "
+                               f"joint instead of a fixed base (base link {articulation.base})")
 
 
 RULES = (ArticulationLoop, NestedRoot, WeldedAnchor, RootOnNonLink, EmptyArticulation, DisabledJointCutsLinks,

@@ -42,7 +42,8 @@ class MirroredBody(DiagnosticRule):
 
 class NonLinkInArticulation(Rule):
     id = "non-link-in-articulation"
-    description = "a kinematic or disabled rigid body under an articulation root, jointed to its links: PhysX cuts it off"
+    description = ("a kinematic or disabled rigid body under an articulation root, jointed to its links: PhysX builds "
+                   "no articulation and simulates the joints standalone")
     severity = "warning"
     consumers = ("ovphysx", "usdjoints")
     fix = "make the body dynamic and enabled, or move it out of the articulation and weld it with an excluded joint"
@@ -67,8 +68,9 @@ class NonLinkInArticulation(Rule):
             state = "disabled" if not body.enabled else "kinematic"
             attribute = "physics:rigidBodyEnabled" if not body.enabled else "physics:kinematicEnabled"
             yield self.finding(ctx, body.path, f"{state} body under articulation {root}, jointed by "
-                               f"{jointed[body.path]}: it cannot be a link, so that joint anchors the tree "
-                               "to it as if to the world", attribute)
+                               f"{jointed[body.path]}: PhysX refuses the articulation (it logs 'Articulations with "
+                               "kinematic bodies are not supported') and simulates its joints as standalone joints",
+                               attribute)
 
 
 RULES = (DanglingBody, TargetNotBody, SameBody, MirroredBody, NonLinkInArticulation)

@@ -59,13 +59,43 @@ class OneSidedLimit(DiagnosticRule):
         return "physics:lowerLimit"
 
 
-class ArticulationD6Limit(DiagnosticRule):
+_TRANSLATIONS = ("transX", "transY", "transZ")
+
+
+class ArticulationD6Limit(Rule):
+    """Measured with ovphysx 0.7: a D6 joint inside an articulation keeps its rotational limits
+    (a rotX limit of [-10, 10] deg reads back as authored) but loses every translational axis,
+    with the warning "Translation DOF is expected to be locked for D6 joint in articulation"."""
+
     id = "articulation-d6-limit"
-    code = "articulation-d6-limit"
-    description = "PhysicsLimitAPI on a D6 joint inside an articulation: PhysX applies no limit there"
+    description = ("a D6 joint inside an articulation with a translational axis not locked by its limits: PhysX "
+                   "locks every translation there")
     severity = "warning"
     consumers = ("ovphysx",)
-    fix = "use typed joints (revolute, prismatic, spherical) inside articulations, or exclude the D6 joint"
+    fix = ("lock transX/transY/transZ with PhysicsLimitAPI (low > high), or use a prismatic joint, or exclude the D6 "
+           "joint from the articulation")
+
+    def check(self, ctx: AuditContext) -> Iterator:
+        if "ovphysx" not in ctx.walks:
+            return
+        for joint in ctx.walks["ovphysx"].joints:
+            if joint.type != "d6" or joint.articulation is None or joint.exclude_from_articulation:
+                continue
+            applied = set(ctx.prim(joint.path).GetAppliedSchemas())
+            free = [axis for axis in _TRANSLATIONS if not _locked(joint, axis, applied)]
+            if free:
+                yield self.finding(ctx, joint.path, f"{', '.join(free)} {'is' if len(free) == 1 else 'are'} free for "
+                                   "OpenUSD's parser, but PhysX locks every translation of a D6 joint inside an "
+                                   "articulation")
+
+
+def _locked(joint, axis: str, applied) -> bool:
+    """A D6 axis is locked by a limit whose low is above its high, or by a [0, 0] range."""
+    if f"PhysicsLimitAPI:{axis}" not in applied:
+        return False
+    low = float(joint.columns[f"limit:{axis}:physics:low"].value)
+    high = float(joint.columns[f"limit:{axis}:physics:high"].value)
+    return low > high or (low == 0.0 and high == 0.0)
 
 
 RULES = (LimitEnableDisagreement, LockedHinge, OneSidedLimit, ArticulationD6Limit)

@@ -9,10 +9,13 @@ from ..provenance import Source
 from ..walker.limits import SENTINEL
 from .rule import AuditContext, DiagnosticRule, Rule, fmt
 
-# One turn either way is the widest revolute range PhysX accepts [deg].
-TURN_DEG = 360.0
+# PhysX clamps a standalone revolute (D6 twist) limit to half a turn either way [deg].
+HALF_TURN_DEG = 180.0
 # Bounds this small that are not whole degrees read like radians (2*pi plus float slack) [deg].
 RADIAN_LOOKALIKE_MAX = 2.0 * math.pi + 1e-4
+# Degrees written by hand fall on 1/64 deg (5.625 = 360/64 in ovphysx's chain sample); radians
+# converted from pi rarely do [1/deg].
+DEGREE_GRID = 64.0
 # Columns where an infinity is a legitimate "unlimited".
 _INFINITY_ALLOWED = ("Limit", ":low", ":high", "maxForce", "breakForce", "breakTorque", "maxJointVelocity",
                      "Distance", "maxDepenetrationVelocity", "maxLinearVelocity", "maxAngularVelocity")
@@ -62,25 +65,32 @@ class MinAboveMax(Rule):
 
 
 class RevoluteLimitBeyondTurn(Rule):
+    """Measured with ovphysx 0.7: a standalone revolute joint is a D6 twist limit, clamped to
+    [-180, 180] deg with a warning; inside an articulation bounds of +-270 and +-400 deg are kept
+    and hold (a driven joint stops at exactly -400 deg)."""
+
     id = "revolute-limit-beyond-turn"
-    description = "a revolute bound beyond +-360 deg: PhysX clamps articulation limits to one turn"
+    description = "a standalone revolute bound beyond +-180 deg: PhysX clamps it to +-180 deg"
     severity = "warning"
     consumers = ("ovphysx",)
-    fix = "keep revolute bounds within [-360, 360] deg, or make them infinite for a continuous joint"
+    fix = "keep standalone revolute bounds within [-180, 180] deg, make them infinite, or put the joint in an articulation"
 
     def check(self, ctx: AuditContext) -> Iterator:
-        for joint in ctx.primary.joints:
-            if joint.type != "revolute":
+        if "ovphysx" not in ctx.walks:
+            return
+        for joint in ctx.walks["ovphysx"].joints:
+            if joint.type != "revolute" or (joint.articulation is not None and not joint.exclude_from_articulation):
                 continue
             for name in ("physics:lowerLimit", "physics:upperLimit"):
                 value = float(joint.columns[name].value)
-                if _bound(value) and abs(value) > TURN_DEG:
-                    yield self.finding(ctx, joint.path, f"{name} = {fmt(value)} deg is beyond one turn", name)
+                if _bound(value) and abs(value) > HALF_TURN_DEG:
+                    yield self.finding(ctx, joint.path, f"{name} = {fmt(value)} deg on a joint outside articulations: "
+                                       f"PhysX clamps it to {fmt(math.copysign(HALF_TURN_DEG, value))} deg", name)
 
 
 class LimitLooksRadians(Rule):
     id = "limit-looks-radians"
-    description = "angular bounds within +-2*pi that are not whole degrees: they look like radians in a degree column"
+    description = "angular bounds within +-2*pi that are not multiples of 1/64 deg: they look like radians in a degree column"
     severity = "warning"
     fix = "convert to degrees (multiply by 57.2958); UsdPhysics angles are degrees"
 
@@ -94,7 +104,7 @@ class LimitLooksRadians(Rule):
                 if not all(_bound(v) for v in values) or values[0] == values[1]:
                     continue
                 small = all(abs(v) <= RADIAN_LOOKALIKE_MAX for v in values)
-                fractional = any(abs(v - round(v)) > 1e-3 for v in values)
+                fractional = any(abs(v * DEGREE_GRID - round(v * DEGREE_GRID)) > 1e-3 for v in values)
                 if small and fractional:
                     degrees = ", ".join(f"{math.degrees(v):.4g}" for v in values)
                     yield self.finding(ctx, joint.path, f"[{fmt(values[0])}, {fmt(values[1])}] deg reads like radians "
