@@ -107,16 +107,10 @@ BODY = """        over "{name}" (prepend apiSchemas = ["PhysxRigidBodyAPI"])
 
 UNBOUNDED = "max force unbounded"
 AUTHORED = "max force as authored"
-# With the sample's max forces (87 N m on the yaw) the drives start saturated: the first steps
-# ask for more than the bound. usdjoints then applies the bound as a constant force for the whole
-# step (usdjoints/sim/kernels/passive.py, passive_forces, the `force > bound` branch), which on the
-# yaw's ~0.005 kg m^2 carries the speed 17,400 dt rad/s past the target in one 4 ms step; the drive
-# then chatters between +-bound instead of settling, while PhysX settles on 90 deg/s.
-SATURATION_BUG = ("usdjoints/sim/kernels/passive.py passive_forces: a saturated drive is applied "
-                  "as an explicit constant bound, so a stiff drive clamped by maxForce chatters "
-                  "past its target on a light link instead of settling (PhysX settles)")
-
-
+# With the sample's max forces (87 N m on the yaw, ~0.005 kg m^2 behind it) the drives start
+# saturated. A constant bound for a whole 4 ms step would carry the yaw ~70 rad/s past its
+# target; usdjoints decides saturation on the implicit end-of-step force instead, so both engines
+# must settle on the same speed and angles whether or not the bounds are authored.
 @pytest.fixture(scope="module", params=[UNBOUNDED, AUTHORED], ids=["unbounded", "authored-max-force"])
 def both(request, tmp_path_factory):
     """(PhysX joint rows by path, usdjoints model and trajectory) after the same run."""
@@ -150,8 +144,8 @@ def test_velocity_drive_holds_the_same_speed(both):
     theirs = float(rows["/World/Arm/Yaw"]["velocity"])
     print(f"\n[{case}] yaw speed [rad/s]: usdjoints {ours:.9f}  ovphysx {theirs:.9f}  "
           f"target {math.radians(YAW_SPEED):.9f}  rel diff {abs(ours / theirs - 1):.2e}")
-    _strict_xfail_if_saturated(case, abs(ours / theirs - 1.0) < SPEED_RTOL
-                               and abs(ours / math.radians(YAW_SPEED) - 1.0) < SPEED_RTOL)
+    assert abs(ours / theirs - 1.0) < SPEED_RTOL
+    assert abs(ours / math.radians(YAW_SPEED) - 1.0) < SPEED_RTOL
 
 
 def test_position_drives_reach_the_same_final_angle(both):
@@ -164,14 +158,4 @@ def test_position_drives_reach_the_same_final_angle(both):
         print(f"\n[{case}] {name}: usdjoints {ours:.9f}  ovphysx {theirs:.9f}  target {target:.9f}  "
               f"diff {abs(ours - theirs):.2e}")
         ok &= abs(ours - theirs) < POSITION_ATOL and abs(theirs - target) < POSITION_ATOL
-    _strict_xfail_if_saturated(case, ok)
-
-
-def _strict_xfail_if_saturated(case, agreed):
-    """Unbounded drives must agree; with the authored bounds the known bug must still show (a
-    pass there means it was fixed: then this fails, so the expectation gets updated)."""
-    if case == UNBOUNDED:
-        assert agreed
-    else:
-        assert not agreed, "the saturated-drive bug is fixed: drop the xfail branch"
-        pytest.xfail(SATURATION_BUG)
+    assert ok

@@ -71,6 +71,24 @@ def test_max_force_clamps_the_drive():
     np.testing.assert_allclose(tr.qd[:, 0], np.arange(len(tr.t)) * dt * 0.5 / inertia, rtol=1e-12)
 
 
+def test_saturated_stiff_drive_on_light_link_does_not_overshoot():
+    """Oracle: a velocity drive clamped by maxForce accelerates at exactly bound / I while
+    saturated (v_n = n dt bound / I under Euler), then settles on its target speed without ever
+    passing it. The drive's damping (1e3 N m s) is 800x the link's inertia over dt: deciding
+    saturation on the start-of-step force would fling the link ~70 rad/s past the target."""
+    inertia, dt, bound, target = 5e-3, 4e-3, 0.5, 1.5708
+    model = _rotor(inertia=inertia, drive=Drive(damping=1e3, target_velocity=target, max_force=bound))
+    tr = api.simulate(model, 0.2, dt)
+    speed = tr.qd[:, 0]
+    # saturated while the implicit end-of-step force 1e3 (target - v) I / (I + dt 1e3) > bound
+    saturated = int(np.argmax(target - speed < bound * (inertia + dt * 1e3) / (inertia * 1e3)))
+    assert saturated >= 3
+    n = np.arange(saturated)
+    np.testing.assert_allclose(speed[:saturated], n * dt * bound / inertia, rtol=1e-12, atol=1e-15)
+    assert np.max(speed) <= target + 1e-12  # the implicit branch lands on, never past, the target
+    assert abs(speed[-1] - target) < 1e-9
+
+
 def test_velocity_limit_is_enforced():
     model = _rotor(drive=Drive(stiffness=1e3, damping=10.0, target_position=1.0), velocity_limit=0.25)
     tr = api.simulate(model, 1.0, 1e-3)
@@ -98,9 +116,9 @@ def test_limit_damping_only_resists_deeper_motion():
     table = pack(model).dof_table
     M = np.eye(1)
     tau, K, D = np.empty(1), np.empty(1), np.empty(1)
-    passive_forces(table, np.array([0.6]), np.array([-2.0]), M, tau, K, D)  # moving out
+    passive_forces(table, np.array([0.6]), np.array([-2.0]), M, 0.0, tau, K, D)  # moving out
     assert tau[0] == pytest.approx(-100.0 * 0.1) and D[0] == 0.0
-    passive_forces(table, np.array([0.6]), np.array([2.0]), M, tau, K, D)   # moving deeper
+    passive_forces(table, np.array([0.6]), np.array([2.0]), M, 0.0, tau, K, D)   # moving deeper
     assert tau[0] == pytest.approx(-100.0 * 0.1 - 7.0 * 2.0) and D[0] == 7.0
 
 

@@ -66,7 +66,7 @@ def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
     link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, q, R3, p3, E, r)
     rnea(link_table, S, I6, E, r, gravity, qd, zero, links6[0], links6[1], links6[2], tmp6, bias)
     crba(link_table, S, I6, E, r, armature, Ic, X66[0:2], X66[2:4], M)
-    passive_forces(dof_table, q, qd, M, tau, K, D)
+    passive_forces(dof_table, q, qd, M, h, tau, K, D)
     for k in range(nv):
         M[k, k] += h * D[k] + h * h * K[k]
         qdd_out[k] = tau[k] - bias[k] - h * K[k] * qd[k]

@@ -24,9 +24,19 @@ DRIVE_ACCELERATION = 2
 
 
 @njit(cache=True)
-def passive_forces(dof_table, q, qd, M, tau_out, K_out, D_out):
+def passive_forces(dof_table, q, qd, M, h, tau_out, K_out, D_out):
     """tau_out [nv] passive + drive forces [N m | N]; K_out, D_out [nv] their implicit
-    stiffness and damping. M [nv, nv] supplies the effective inertia of acceleration drives."""
+    stiffness and damping. M [nv, nv] supplies the effective inertia of acceleration drives and
+    of the saturation test; h [s] is the implicit step (0 for the explicit map).
+
+    A drive saturates when the force it would exert at the end of the implicit step exceeds its
+    bound: with G = F - h kp v and the dof's inertia M_kk, that force is
+    G M_kk / (M_kk + h kd + h^2 kp). Deciding on the start-of-step force F instead lets a stiff
+    drive on a light link take the constant bound, which carries the joint far past its target
+    in one step and then chatters. Since the constant bound is below the implicit end-of-step
+    force, one saturated step moves the joint no further than the implicit drive would, which
+    stops at its target.
+    """
     nv = dof_table.shape[0]
     for k in range(nv):
         v = qd[k]
@@ -76,9 +86,13 @@ def passive_forces(dof_table, q, qd, M, tau_out, K_out, D_out):
             if has_q:
                 force += kp * (dof_table[k, DOF_DRIVE_TARGET_POSITION] - x)
             bound = min(dof_table[k, DOF_DRIVE_MAX_FORCE], dof_table[k, DOF_EFFORT_LIMIT])
-            if force > bound:
+            inertia = M[k, k]
+            ahead = force - h * kp * v if has_q else force
+            if inertia > 0.0:
+                ahead *= inertia / (inertia + h * kd + (h * h * kp if has_q else 0.0))
+            if ahead > bound:
                 tau += bound  # saturated: constant in q and v, nothing to treat implicitly
-            elif force < -bound:
+            elif ahead < -bound:
                 tau -= bound
             else:
                 tau += force
