@@ -40,7 +40,7 @@ def walk_many(stage: StageLike, consumers: Iterable[str]) -> dict[str, StageDesc
 
 def _describe(scan: StageScan, consumer: str) -> StageDescription:
     view = ColumnView(scan.signatures, consumer)
-    records = [read_joint(path, raw, consumer_joint_type(raw.signature[0], True, consumer), view, scan.bodies,
+    records = [read_joint(path, raw, consumer_joint_type(raw.signature[0], consumer), view, scan.bodies,
                           consumer)
                for path, raw in scan.joints]
     result = build_articulations(scan.roots, scan.root_is_joint, records, scan.bodies, consumer, scan.body_order)

@@ -22,7 +22,6 @@ JOINT_TYPE_BY_SCHEMA = {
     "PhysxPhysicsRackAndPinionJoint": "rack_and_pinion",
     "PhysxPhysicsGearJoint": "gear",
 }
-AXIS_TOKENS = ("X", "Y", "Z")
 # Relationship names a coupling is sometimes authored under that no schema declares.
 MISSPELT_COUPLING_RELATIONSHIPS = ("physxGearJoint:hinge0", "physxGearJoint:hinge1",
                                    "physxRackAndPinionJoint:hinge", "physxRackAndPinionJoint:prismatic")
@@ -44,8 +43,9 @@ class JointRecord:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def consumer_joint_type(schema_type: str, is_joint_schema: bool, consumer: str) -> str:
-    joint_type = JOINT_TYPE_BY_SCHEMA.get(schema_type, "custom" if is_joint_schema else "")
+def consumer_joint_type(schema_type: str, consumer: str) -> str:
+    """The joint type ``consumer`` sees for a prim whose schema type derives from PhysicsJoint."""
+    joint_type = JOINT_TYPE_BY_SCHEMA.get(schema_type, "custom")
     if consumer == "usdphysics" and joint_type in ("rack_and_pinion", "gear", "custom"):
         return "d6"  # the parser reports unknown joint types as free D6 joints without custom tokens
     return joint_type

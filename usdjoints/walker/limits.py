@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Mapping, Optional
+from typing import Mapping
 
 from ..contract.consumers import PROFILES
 from ..descriptors import Diagnostic, DriveDesc, LimitDesc
@@ -148,8 +148,3 @@ def unread_instances(joint_type: str, applied: frozenset[str], consumer: str) ->
     read = {f"PhysicsDriveAPI:{i}" for i in profile.drive_instances.get(joint_type, ())}
     read |= {f"PhysicsLimitAPI:{i}" for i in profile.limit_instances.get(joint_type, ())}
     return tuple(sorted(s for s in applied if s.startswith(("PhysicsDriveAPI:", "PhysicsLimitAPI:")) and s not in read))
-
-
-def optional_float(columns: Mapping[str, Resolved], name: str) -> Optional[float]:
-    resolved = columns.get(name)
-    return None if resolved is None or resolved.value is None else float(resolved.value)

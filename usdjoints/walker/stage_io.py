@@ -10,7 +10,7 @@ from typing import Union
 from .._schemas import ensure_physx_schemas
 from ..errors import InputError
 
-StageLike = Union[str, os.PathLike, "Usd.Stage"]  # noqa: F821
+StageLike = Union[str, os.PathLike, "Usd.Stage"]  # noqa: F821 (pxr loads lazily)
 
 
 def open_stage(stage_or_path: StageLike):
