@@ -239,3 +239,10 @@ def test_clean_articulations_load_without_errors(ovphysx_probe, name):
     report = _run(ovphysx_probe, name, CLEAN)
     assert report["articulations"] and report["articulations"][0]["fixed_base"]
     assert not [m for m in report["messages"] if m["severity"] == "error"]
+
+
+def test_mistyped_local_pos_is_read_by_physx(ovphysx_probe):
+    """schema-type-mismatch is info: float3 physics:localPos0 = (0.5, 0, 0) holds B 0.5 from A."""
+    report = _run(ovphysx_probe, "schema-type-mismatch")
+    a, b = (report["bodies"][p]["final"]["position"] for p in ("/World/A", "/World/B"))
+    assert math.dist(a, b) == pytest.approx(0.5, abs=STILL_TOL)
