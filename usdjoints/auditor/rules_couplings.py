@@ -51,6 +51,15 @@ class CouplingZeroRatio(DiagnosticRule):
     consumers = ("ovphysx", "usdjoints")
     fix = "author the real ratio: [deg per stage length] for a rack, teeth ratio for a gear"
 
+    def check(self, ctx):
+        # Measured with ovphysx 0.7 (rack, ratio 0, pinion driven at 90 deg/s): the rack never
+        # moves while the pinion keeps turning; "the pinion never moves" would be wrong.
+        for finding in super().check(ctx):
+            driven = "the rack (physics:prismatic)" if finding.attribute == "physics:ratio" else "physics:hinge1"
+            message = (f"{finding.attribute} is 0: {driven} never moves through the coupling, whatever the "
+                       "other joint does")
+            yield self.finding(ctx, finding.prim, message, finding.attribute, finding.consumers, finding.severity)
+
 
 _EXPECTED = {
     "rack_and_pinion": (("hinge", "physics:hinge", "revolute"), ("prismatic", "physics:prismatic", "prismatic")),
