@@ -110,19 +110,12 @@ def _assert_rejected(code, err, out, *names):
     assert not out.exists()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "usdjoints/model/build.py build_model: a stage with no dynamic rigid body builds an empty "
-    "model and `simulate` exits 0 ('0 coordinates'); it should raise InputError naming the stage"))
 def test_stage_without_bodies(tmp_path, capsys):
     """A stage with no rigid body has nothing to simulate: exit 2, naming the stage file."""
     code, err, out, stage = _run(tmp_path, capsys, NO_BODIES)
     _assert_rejected(code, err, out, str(stage), "rigid bod")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "usdjoints/model/build.py build_model: a dynamic body with no mass, no density and no shape "
-    "gets mass 0 from body_mass_properties and the step divides by zero (exit 1, internal "
-    "error); it should raise InputError naming the body"))
 def test_massless_dynamic_body(tmp_path, capsys):
     """A dynamic body whose mass cannot be known (no mass, no collider): exit 2 naming the body."""
     code, err, out, _ = _run(tmp_path, capsys, MASSLESS_BODY)

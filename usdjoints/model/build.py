@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import units
 from ..descriptors import JointDesc, StageDescription
-from ..errors import UnsupportedFeature
+from ..errors import InputError, UnsupportedFeature
 from .builder import Drive, ModelBuilder
 from .colliders import collider_arrays
 from .constraints import coupling_arrays, loop_arrays
@@ -57,6 +57,9 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
     dynamic = {b.path: b for b in description.bodies if b.enabled and not b.kinematic}
     joints = [j for j in description.joints if j.enabled and (j.body0 in dynamic or j.body1 in dynamic)
               and j.type not in _COUPLING_TYPES]
+    if not dynamic:
+        raise InputError(_stage_name(stage), "no dynamic rigid body to simulate",
+                         "apply PhysicsRigidBodyAPI to the prims that should move")
     _reject_unsupported(joints, dynamic)
 
     tree, loop_paths = _spanning_forest(description, [j for j in joints if not j.exclude_from_articulation],
@@ -67,6 +70,10 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
     for body_path, joint, parent in tree:
         body = dynamic[body_path]
         mass = body_mass_properties(stage, body_path, body.columns, mpu, kpu)
+        if not mass.mass > 0.0:
+            raise InputError(body_path, "dynamic rigid body without mass: no physics:mass, density "
+                             "or collision shape gives it one",
+                             "author physics:mass (and physics:diagonalInertia) or add a collider")
         R_world_body = quat_to_matrix(body.world_pose.orientation)
         p_world_body = np.array(body.world_pose.position) * mpu
         if joint is None:  # a free root
@@ -90,6 +97,11 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
                                 coupling_offset=offsets, **loops, **colliders,
                                 diagnostics=tuple(notes + loop_notes + collider_notes))
     return _with_limit_springs(_with_coupled_inertia(model))
+
+
+def _stage_name(stage) -> str:
+    layer = stage.GetRootLayer()
+    return layer.realPath or layer.identifier
 
 
 def _reject_unsupported(joints: list[JointDesc], dynamic: dict) -> None:
