@@ -87,8 +87,8 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
         if q0 is not None:
             q0_parts[joint.path] = q0
     model = builder.build()
-    model = dataclasses.replace(model, q_initial=initial_q(model, q0_parts, tree, description, mpu),
-                                qd_initial=initial_qd(model, tree, description, dynamic, mpu))
+    model = dataclasses.replace(model, q_initial=initial_q(model, q0_parts, tree, description, mpu))
+    model = dataclasses.replace(model, qd_initial=initial_qd(model, tree, description, dynamic, mpu))
     names, dofs, coeffs, offsets, notes = coupling_arrays(model, description)
     loops, loop_notes = loop_arrays(model, description, loop_joints)
     colliders, collider_notes = ({}, []) if not contact else collider_arrays(

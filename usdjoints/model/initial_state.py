@@ -1,6 +1,6 @@
 """The state a simulation starts from: joint positions follow the authored body transforms, as
 in PhysX (q = 0 where a joint's two frames coincide); PhysicsJointStateAPI overrides them where
-authored; a free root starts with its PhysicsRigidBodyAPI velocities.
+authored; joint velocities follow the bodies' PhysicsRigidBodyAPI velocities.
 """
 from __future__ import annotations
 
@@ -63,17 +63,85 @@ def initial_q(model, free_roots: dict, tree, description, mpu: float) -> np.ndar
 
 
 def initial_qd(model, tree, description, dynamic: dict, mpu: float) -> np.ndarray:
+    """Joint velocities [nv] from the bodies' authored PhysicsRigidBodyAPI velocities.
+
+    The authored linear velocity [length/s] is taken as that of the body's origin and, with the
+    angular velocity [deg/s], in world coordinates. Walking the tree from the roots, each joint
+    takes the part of its body's twist relative to the parent's (already reduced) twist that its
+    motion subspace can carry: a least-squares projection, exact when the authored velocities
+    are consistent with the joints. PhysicsJointStateAPI velocities, where authored, override it.
+    ``model.q_initial`` must already hold the initial positions.
+    """
     qd = np.zeros(model.nv)
+    R_link, p_link = _link_world_poses(model)
+    twists: dict[str, np.ndarray] = {}  # body -> world twist (w, velocity of the world origin)
     for child, joint, parent in tree:
+        body = dynamic[child]
+        R, origin = _world(body.world_pose, mpu)
+        velocity = np.array(body.columns["physics:velocity"].value, dtype=float) * mpu
+        angular = np.radians(np.array(body.columns["physics:angularVelocity"].value, dtype=float))
+        authored = np.concatenate([angular, velocity - np.cross(angular, origin)])
         if joint is None:
-            body = dynamic[child]
-            R = quat_to_matrix(body.world_pose.orientation)
-            velocity = np.array(body.columns["physics:velocity"].value, dtype=float) * mpu
-            angular = np.radians(np.array(body.columns["physics:angularVelocity"].value, dtype=float))
             qd[model.v_slice(child)] = np.concatenate([R.T @ velocity, R.T @ angular])
-        elif joint.type != "fixed":
-            _apply_states(qd, model.v_slice(joint.path), joint, mpu, "velocity")
+            twists[child] = authored
+            continue
+        base = twists[parent] if parent is not None else np.zeros(6)
+        if joint.type == "fixed":
+            twists[child] = base
+            continue
+        sl = model.v_slice(joint.path)
+        columns = _world_columns(model, model.joint_index(joint.path), R_link, p_link)
+        relative = authored - base
+        if np.any(relative != 0.0):
+            qd[sl] = np.linalg.lstsq(columns, relative, rcond=None)[0]
+        _apply_states(qd, sl, joint, mpu, "velocity")
+        twists[child] = base + columns @ qd[sl]
     return qd
+
+
+def _link_world_poses(model):
+    from ..sim.kernels.fk import link_transforms, link_world_poses
+    from ..sim.packed import pack
+
+    pm = pack(model)
+    n = pm.link_table.shape[0]
+    E, r = np.empty((n, 3, 3)), np.empty((n, 3))
+    link_transforms(pm.link_table, pm.link_axis, pm.R_parent_joint, pm.p_parent_joint,
+                    pm.R_joint_child, pm.p_joint_child, np.ascontiguousarray(model.q_initial, dtype=float),
+                    np.empty((3, 3)), np.empty(3), E, r)
+    R_world, p_world = np.empty((n, 3, 3)), np.empty((n, 3))
+    link_world_poses(pm.link_table, E, r, R_world, p_world)
+    return R_world, p_world
+
+
+def _world_columns(model, joint: int, R_link, p_link) -> np.ndarray:
+    """[6, nv_joint]: the world twist (w, velocity of the world origin) per unit joint velocity."""
+    from .articulated import FREE, PRISMATIC, REVOLUTE
+
+    columns = np.zeros((6, int(model.joint_nv[joint])))
+    v0 = int(model.joint_v_start[joint])
+    for i in np.nonzero(np.asarray(model.link_joint) == joint)[0]:
+        # the moving frame of link i's primitive, from the link frame it carries
+        R_m = R_link[i] @ model.link_R_joint_child[i].T
+        p_m = p_link[i] - R_m @ model.link_p_joint_child[i]
+        start = int(model.link_v_start[i]) - v0
+        kind = int(model.link_type[i])
+        if kind == REVOLUTE:
+            axes = [(start, R_m @ model.link_axis[i], True)]
+        elif kind == PRISMATIC:
+            axes = [(start, R_m @ model.link_axis[i], False)]
+        elif kind == FREE:
+            axes = [(start + a, R_m[:, a], False) for a in range(3)] + \
+                   [(start + 3 + a, R_m[:, a], True) for a in range(3)]
+        else:  # spherical: angular velocity in the moving frame
+            axes = [(start + a, R_m[:, a], True) for a in range(3)]
+        for column, axis, rotational in axes:
+            if rotational:
+                columns[:3, column] = axis
+                columns[3:, column] = np.cross(p_m, axis)
+            else:
+                columns[3:, column] = axis
+    return columns
 
 
 def _d6_is_free(joint, axis: str) -> bool:
