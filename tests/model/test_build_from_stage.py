@@ -126,6 +126,24 @@ def test_angular_drive_gains_are_per_degree(tmp_path):
     assert math.isclose(_period(trajectory.t, trajectory.q[:, 0]), expected, rel_tol=1e-3)
 
 
+def test_limit_spring_uses_the_effective_inertia_with_armature_once(tmp_path):
+    """Oracle: the documented soft limit, a critically damped spring of period LIMIT_TIME_CONSTANT
+    at the dof's effective inertia: k = I w^2, d = 2 I w, w = 2 pi / 0.02 s, where
+    I = I_pivot + armature = (0.4 m r^2 + m L^2) + 0.5 [kg m^2] (armature counted once)."""
+    from usdjoints.model.build import LIMIT_TIME_CONSTANT
+
+    extra = ("float physics:lowerLimit = -30\n        float physics:upperLimit = 30\n"
+             "        float physxJointAxis:angular:armature = 0.5")
+    path = _pendulum(tmp_path, 1.0, extra=extra, apis='["PhysxJointAxisAPI:angular"]')
+    model = load_model(str(path))
+    assert model.dof_armature[0] == pytest.approx(0.5)
+    inertia = 0.4 * 2.0 * 0.05 ** 2 + 2.0 * 1.0 ** 2 + 0.5
+    omega = 2.0 * math.pi / LIMIT_TIME_CONSTANT
+    # float32 joint frame and limits: 1e-6 relative
+    assert model.dof_limit_stiffness[0] == pytest.approx(inertia * omega ** 2, rel=1e-6)
+    assert model.dof_limit_damping[0] == pytest.approx(2.0 * inertia * omega, rel=1e-6)
+
+
 def test_joint_state_overrides_the_authored_pose():
     """arm_articulation authors PhysicsJointStateAPI positions [deg / m]; they win over the pose."""
     path = next(p for p in SAMPLE_STAGES if p.stem == "arm_articulation")

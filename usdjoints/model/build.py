@@ -341,7 +341,7 @@ def _with_limit_springs(model):
         return model
     from ..sim.api import mass_matrix
 
-    inertia = np.diag(mass_matrix(model, model.q_initial)) + model.dof_armature
+    inertia = np.diag(mass_matrix(model, model.q_initial))  # armature is already on the diagonal
     omega = 2.0 * math.pi / LIMIT_TIME_CONSTANT
     stiffness = np.where(limited & (model.dof_limit_stiffness == 0.0), inertia * omega * omega,
                          model.dof_limit_stiffness)
