@@ -19,7 +19,8 @@ def register(subparsers) -> None:
     parser.add_argument("stages", nargs="*", metavar="STAGE", help="USD files, directories or glob patterns")
     parser.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     parser.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
-    parser.add_argument("--consumer", action="append", choices=CONSUMERS, metavar="NAME",
+    # Checked by resolve_consumers, not argparse choices: an unknown name is one error line.
+    parser.add_argument("--consumer", action="append", metavar="NAME",
                         help=f"consider only this consumer (repeatable; {', '.join(CONSUMERS)})")
     parser.add_argument("--rule", action="append", metavar="ID", help="run only this rule (repeatable)")
     parser.add_argument("--fix", metavar="OUT", help="write a layer over the (single) STAGE pinning divergent defaults")
