@@ -12,8 +12,11 @@ Two checks per robot:
   the bound is 1e-5 relative. Joints are matched by name (our joint is a USD prim whose name is
   the URDF joint's), bodies by link name. Mimic tags are removed from the URDF given to both
   sides (pinocchio then treats mimic joints as independent, and the simulator does not take
-  PhysxMimicJointAPI yet); links the converter gives a stand-in mass (URDF mass 0, see its report)
-  get the same stand-in in pinocchio's URDF.
+  PhysxMimicJointAPI yet). Massless URDF links get a stand-in mass from the converter (marked
+  usdjoints:massStandIn); welded by a fixed joint, the model drops it, so pinocchio reads those
+  links as the URDF has them (the panda's link8 and hand_tcp: keeping their 2 g moved joint 7's
+  acceleration by 0.1 rad/s^2). A massless link on a moving joint keeps its stand-in, and
+  pinocchio's URDF gets the same one.
 """
 from __future__ import annotations
 
@@ -159,6 +162,14 @@ def _strip_mimic(text: str) -> str:
     return re.sub(r"<mimic\b[^>]*/>|<mimic\b[^>]*>.*?</mimic>", "", text, flags=re.S)
 
 
+def _welded_links(text: str) -> set[str]:
+    """Child links of the URDF's fixed joints."""
+    from lxml import etree
+
+    root = etree.fromstring(text.encode())
+    return {j.find("child").get("link") for j in root.iter("joint") if j.get("type") == "fixed"}
+
+
 def _with_stand_in_masses(text: str, links: set[str]) -> str:
     """Give the named links the converter's stand-in mass: 1e-3 kg, 1e-6 kg m^2, com at the
     link origin (what its report says it wrote for a URDF mass of 0)."""
@@ -194,7 +205,8 @@ def converted(tmp_path_factory):
             urdf.write_text(text)
             report = convert_urdf(urdf, folder / "robot.usda", floating_base=floating)
             stand_ins = {m.group(1) for e in report.entries
-                         if (m := re.match(r"link '([^']+)' mass$", e.element)) and "mass 0" in e.message}
+                         if (m := re.match(r"link '([^']+)' mass$", e.element)) and "written as" in e.message}
+            stand_ins -= _welded_links(text)
             cache[robot] = (load_model(folder / "robot.usda"), _pin_model(_with_stand_in_masses(text, stand_ins), floating))
         return cache[robot]
 

@@ -42,6 +42,7 @@ from .usd_writer_joints import JointPlacement, write_joint
 
 MASSLESS_MASS = 1e-3  # [kg]
 MASSLESS_INERTIA = 1e-6  # [kg·m²]
+MASS_STAND_IN_KEY = "usdjoints:massStandIn"  # customData on a body given the stand-in above
 USD_EXTENSIONS = (".usda", ".usdc", ".usd")
 
 
@@ -227,6 +228,9 @@ def _write_mass(mass_api: UsdPhysics.MassAPI, link: Link, robot: RobotIR, notes:
         mass_api.CreateCenterOfMassAttr(Gf.Vec3f(0.0, 0.0, 0.0))
         mass_api.CreateDiagonalInertiaAttr(Gf.Vec3f(MASSLESS_INERTIA, MASSLESS_INERTIA, MASSLESS_INERTIA))
         mass_api.CreatePrincipalAxesAttr(Gf.Quatf(1.0))
+        # says the source had no mass here, so a reduced-coordinate consumer that welds this body
+        # to its parent can drop the stand-in and keep the source's dynamics exactly
+        mass_api.GetPrim().SetCustomDataByKey(MASS_STAND_IN_KEY, True)
         return
     origin = inertial.origin or IDENTITY
     inertia = inertial.inertia

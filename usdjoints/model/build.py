@@ -74,6 +74,8 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
             raise InputError(body_path, "dynamic rigid body without mass: no physics:mass, density "
                              "or collision shape gives it one",
                              "author physics:mass (and physics:diagonalInertia) or add a collider")
+        if joint is not None and parent is not None and joint.type == "fixed" and _is_stand_in(stage, body_path):
+            mass = dataclasses.replace(mass, mass=0.0, com=np.zeros(3), inertia=np.zeros((3, 3)))
         R_world_body = quat_to_matrix(body.world_pose.orientation)
         p_world_body = np.array(body.world_pose.position) * mpu
         if joint is None:  # a free root
@@ -97,6 +99,13 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
                                 coupling_offset=offsets, **loops, **colliders,
                                 diagnostics=tuple(notes + loop_notes + collider_notes))
     return _with_limit_springs(_with_coupled_inertia(model))
+
+
+def _is_stand_in(stage, body_path: str) -> bool:
+    """A body whose mass only stands in for none (URDF converter: customData
+    usdjoints:massStandIn). Welded to a parent it needs no mass of its own, so dropping the
+    stand-in keeps the source's dynamics exactly."""
+    return bool(stage.GetPrimAtPath(body_path).GetCustomDataByKey("usdjoints:massStandIn"))
 
 
 def _stage_name(stage) -> str:
