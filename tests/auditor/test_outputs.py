@@ -33,7 +33,7 @@ def main(monkeypatch):
 def test_json_report_shape(bad_dir):
     report = audit([bad_dir / "locked-hinge.usda", bad_dir / "non-finite-value.usda"])
     data = _strict_json(render(report, "json"))
-    assert data["schema"] == "usdjoints.auditor/1"
+    assert data["schema"] == "usdjoints.audit/1"
     keys = {"rule", "severity", "stage", "prim", "attribute", "consumers", "message", "fix"}
     assert data["findings"] and all(set(f) == keys for f in data["findings"])
     assert data["summary"]["stages"] == 2 and data["summary"]["error"] >= 2

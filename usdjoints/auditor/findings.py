@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 SEVERITY_RANK = {"error": 2, "warning": 1, "info": 0}
-SCHEMA = "usdjoints.auditor/1"
+SCHEMA = "usdjoints.audit/1"
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,8 +107,8 @@ class RootElectedElsewhere(Rule):
         walk = ctx.walks["ovphysx"]
         bodies = {b.path for b in walk.bodies}
         for articulation in walk.articulations:
-            if articulation.root not in bodies or not articulation.fixed_base:
-                continue
+            if articulation.root not in bodies or not articulation.anchor_joints:
+                continue  # the walk keeps the welds as anchor joints of a floating-base articulation
             if articulation.root not in articulation.links:
                 continue
             welds = ", ".join(articulation.anchor_joints) or "a fixed joint"

@@ -1,4 +1,4 @@
-"""Report writers: text (grouped by stage and prim), JSON (``usdjoints.auditor/1``) and SARIF 2.1.0."""
+"""Report writers: text (grouped by stage and prim), JSON (``usdjoints.audit/1``) and SARIF 2.1.0."""
 from __future__ import annotations
 
 import os

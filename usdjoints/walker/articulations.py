@@ -42,6 +42,10 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
     articulations: list[ArticulationDesc] = []
     joint_articulation: dict[str, int] = {}
     for root in accepted_roots:
+        # PhysX takes a root API on a dynamic body as the user's choice of base: no election, a
+        # floating base, and joints from that articulation to the world stay standalone joints
+        # (measured with ovphysx 0.7: the weld is simulated beside the articulation).
+        user_body_root = consumer == "ovphysx" and root in bodies.records
         base_hint: Optional[str] = None
         if root in root_is_joint:
             record = joint_by_path.get(root)
@@ -63,10 +67,13 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
             tree_joints.extend(component.tree_joints)
             loop_joints.extend(component.loop_joints)
             anchor_joints.extend(component.anchor_joints)
-            if component.anchor_joints:
+            if component.anchor_joints and not user_body_root:
                 fixed_base = True
             if base is None:
                 base = component.anchor_links[0] if component.anchor_links else component.links[0]
+        if user_body_root:
+            tree_joints = [j for j in tree_joints if j not in anchor_joints]
+            base = root
         index = len(articulations)
         for path in tree_joints + loop_joints:
             joint_articulation.setdefault(path, index)
@@ -76,7 +83,7 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
                 "articulation-loop"))
         if not links:
             diagnostics.append(Diagnostic("warning", root, "articulation root gathers no links", "empty-articulation"))
-        if consumer == "ovphysx":
+        if consumer == "ovphysx" and not user_body_root:
             diagnostics.extend(_welded_anchors(anchor_joints, joint_by_path, root))
         articulations.append(ArticulationDesc(root, fixed_base, base, tuple(links), tuple(tree_joints),
                                               tuple(loop_joints), tuple(anchor_joints)))
@@ -92,7 +99,9 @@ def _welded_anchors(anchor_joints, joint_by_path, root) -> list[Diagnostic]:
     notes = []
     for path in anchor_joints:
         record = joint_by_path[path]
-        if record.type != "fixed":
+        to_world = record.side0.body is None or record.side1.body is None
+        # an anchor on a kinematic body is no weld: PhysX builds no articulation with it at all
+        if record.type != "fixed" and to_world:
             notes.append(Diagnostic(
                 "error", path, f"this {record.type} joint ties articulation {root} to the world: PhysX makes it the "
                 "fixed base and the joint never moves; use a fixed joint to the world and put the "

@@ -105,12 +105,9 @@ def d6_limits(applied: frozenset[str], columns: Mapping[str, Resolved], consumer
             continue
         low = float(columns[f"limit:{instance}:physics:low"].value)
         high = float(columns[f"limit:{instance}:physics:high"].value)
+        # PhysX keeps rotational D6 limits inside articulations (measured: rotX [-10, 10] reads back
+        # as authored) and locks every translation; the auditor reports the translations.
         enabled = _limit_enabled(low, high, "or")
-        if consumer == "ovphysx" and in_articulation and enabled:
-            diagnostics.append(Diagnostic(
-                "warning", path, f"PhysicsLimitAPI:{instance} is ignored: PhysX applies no limits to "
-                "articulation D6 joints", "articulation-d6-limit"))
-            enabled = False
         limits.append(LimitDesc(instance, enabled, low, high))
     return tuple(limits), tuple(diagnostics)
 
