@@ -5,5 +5,5 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = REPO / "tests"
-SAMPLE_STAGES = sorted((REPO / "sample_stages").glob("*.usda"))
+SAMPLE_STAGES = sorted((REPO / "sample_stages").rglob("*.usda"))
 SHARED_CORPUS = REPO.parent / "shared" / "corpus"

@@ -23,6 +23,8 @@ ROTATION_TOL = 1e-5
 
 
 def _close(a: float, b: float) -> bool:
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)  # a NaN authored is passed through by both
     if math.isinf(a) or math.isinf(b):
         return a == b
     return math.isclose(a, b, rel_tol=POSITION_RTOL, abs_tol=POSITION_ATOL)

@@ -52,6 +52,8 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
             if record is not None and (record.side0.body is None) != (record.side1.body is None):
                 base_hint = record.side1.body if record.side0.body is None else record.side0.body
         seeds = bodies_under.get(base_hint or root, [])
+        if consumer == "usdphysics":
+            claimed = set()  # OpenUSD's parser gathers each root on its own: nested roots share links
         links: list[str] = []
         tree_joints: list[str] = []
         loop_joints: list[str] = []
