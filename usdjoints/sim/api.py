@@ -167,6 +167,33 @@ def _batch(name: str, value, default: np.ndarray, n_envs: int) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.float64)
 
 
+def _writable(array: np.ndarray) -> np.ndarray:
+    return array if array.flags.writeable and array.flags.c_contiguous else np.array(array, order="C")
+
+
+def _threads(n_envs: int) -> int:
+    import numba
+
+    return max(1, min(n_envs, int(numba.config.NUMBA_NUM_THREADS)))
+
+
+def _run_envs(kernel, model_args, run_args, outputs, n_envs: int) -> None:
+    """One compiled kernel for every batch size: contiguous env ranges on threads (the kernel
+    releases the GIL), so a single env and 4,096 share the same machine code and cache entry."""
+    threads = _threads(n_envs)
+    bounds = [n_envs * i // threads for i in range(threads + 1)]
+    if threads == 1:
+        kernel(*model_args, *run_args, 0, n_envs, *outputs)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        futures = [pool.submit(kernel, *model_args, *run_args, bounds[i], bounds[i + 1], *outputs)
+                   for i in range(threads)]
+        for future in futures:
+            future.result()
+
+
 def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: str = "euler",
              q0=None, qd0=None, n_envs: int = 1, record_every: int = 1, *,
              contact_time_constant: float = CONTACT_TIME_CONSTANT) -> Trajectory:
@@ -183,7 +210,7 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     for every env or [n_envs, nq] / [n_envs, nv] per env. Every ``record_every``-th state is kept.
     Raises SimulationError naming the joint and time when the state diverges.
     """
-    from .kernels.integrate import simulate_env, simulate_envs
+    from .kernels.integrate import simulate_envs
 
     pm = _model(model)
     if integrator not in INTEGRATORS:
@@ -209,13 +236,12 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
             pm.p_joint_child, pm.S, pm.I6, pm.dof_parent, pm.dof_table, pm.armature, pm.gravity,
             pm.body_link, pm.body_R_link, pm.body_p_link, *pm.constraint_arrays(),
             np.array([max(contact_time_constant, 2.0 * dt), CONTACT_MARGIN, CONTACT_ITERATIONS], dtype=np.float64))
+    # one signature whatever the model: numba types read-only and writable arrays apart
+    args = tuple(_writable(a) for a in args)
+    q0, qd0 = _writable(q0), _writable(qd0)
     code = INTEGRATORS[integrator]
-    if n_envs == 1:
-        simulate_env(*args, q0[0], qd0[0], float(dt), n_steps, code, record_every, q_traj[0],
-                     qd_traj[0], poses[0], status[0])
-    else:
-        simulate_envs(*args, q0, qd0, float(dt), n_steps, code, record_every, q_traj, qd_traj,
-                      poses, status)
+    _run_envs(simulate_envs, args, (q0, qd0, float(dt), n_steps, code, record_every),
+              (q_traj, qd_traj, poses, status), n_envs)
     failed = np.nonzero(status[:, 0] >= 0)[0]
     if failed.size:
         env = int(failed[0])

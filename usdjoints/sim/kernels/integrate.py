@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .constraints import (
     POSITION_ITERATIONS, POSITION_TOLERANCE, constraint_error, constraint_row_count,
@@ -182,7 +182,7 @@ def enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, dof_pa
     project_out(G, Y, A, m, v, lam)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
                  armature, gravity, body_link, body_R_link, body_p_link, coupling_dof,
                  coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p, loop_axis,
@@ -338,16 +338,18 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
             return
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def simulate_envs(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
                   armature, gravity, body_link, body_R_link, body_p_link, coupling_dof,
                   coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p, loop_axis,
                   col_type, col_link, col_R, col_p, col_size, col_friction, col_restitution, pairs,
-                  contact_settings, q0, qd0, dt, n_steps, integrator, record_every, q_traj_out,
-                  qd_traj_out, pose_traj_out, status_out):
-    """simulate_env for each env in parallel: q0 [n_envs, nq], qd0 [n_envs, nv], outputs with a
-    leading env axis. Envs are independent, so the result does not depend on the thread count."""
-    for e in prange(q0.shape[0]):
+                  contact_settings, q0, qd0, dt, n_steps, integrator, record_every, env_begin,
+                  env_end, q_traj_out, qd_traj_out, pose_traj_out, status_out):
+    """simulate_env for envs env_begin..env_end-1: q0 [n_envs, nq], qd0 [n_envs, nv], outputs
+    with a leading env axis. The one compiled entry point for single and batched runs: it
+    releases the GIL, so callers run disjoint env ranges on threads. Envs are independent, so the
+    result does not depend on the split."""
+    for e in range(env_begin, env_end):
         simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
                      armature, gravity, body_link, body_R_link, body_p_link, coupling_dof,
                      coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p,
