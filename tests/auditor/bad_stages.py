@@ -39,7 +39,7 @@ EXPECTED: dict[str, tuple[str | None, str | None]] = {
     'non-link-in-articulation': ('/World/Robot/B', 'physics:kinematicEnabled'),
     'several-body-targets': ('/World/J', 'physics:body1'),
     'no-body': ('/World/J', None),
-    'articulation-loop': ('/World/Robot/BC', 'physics:excludeFromArticulation'),
+    'articulation-loop': ('/World/Robot/CA', 'physics:excludeFromArticulation'),
     'nested-root': ('/World/Robot/Inner', None),
     'welded-anchor': ('/World/Robot/Mount', None),
     'root-on-non-link': ('/World/A', None),

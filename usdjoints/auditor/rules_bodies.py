@@ -50,8 +50,11 @@ class NonLinkInArticulation(Rule):
 
     def check(self, ctx: AuditContext) -> Iterator:
         walk = ctx.primary
-        roots = [a.root for a in walk.articulations]
-        links = {link for a in walk.articulations for link in a.links}
+        # PhysX's own reading builds no such articulation (articulation-refused): take the
+        # articulations every consumer gathers
+        articulations = [a for c, w in ctx.walks.items() if c in self.consumers for a in w.articulations]
+        roots = list(dict.fromkeys(a.root for a in articulations))
+        links = {link for a in articulations for link in a.links}
         jointed: dict[str, str] = {}
         for joint in walk.joints:
             if not joint.enabled or joint.exclude_from_articulation:

@@ -76,8 +76,19 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
         if user_body_root:
             tree_joints = [j for j in tree_joints if j not in anchor_joints]
             base = root
+        if consumer == "ovphysx":
+            kinematic = _kinematic_anchor(anchor_joints, joint_by_path, bodies)
+            if kinematic is not None:
+                # measured: "Articulations with kinematic bodies are not supported"; no articulation
+                diagnostics.append(Diagnostic(
+                    "error", root, f"the articulation reaches the kinematic body {kinematic}: PhysX builds no "
+                    "articulation and simulates its joints standalone", "articulation-refused"))
+                continue
         index = len(articulations)
-        for path in tree_joints + loop_joints:
+        # PhysX simulates a loop-closing joint beside the articulation (measured: "closed
+        # articulation, which is not supported"); OpenUSD's parser and usdjoints keep it in.
+        articulated = tree_joints if consumer == "ovphysx" else tree_joints + loop_joints
+        for path in articulated:
             joint_articulation.setdefault(path, index)
         for path in loop_joints:
             diagnostics.append(Diagnostic(
@@ -90,6 +101,17 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
         articulations.append(ArticulationDesc(root, fixed_base, base, tuple(links), tuple(tree_joints),
                                               tuple(loop_joints), tuple(anchor_joints)))
     return ArticulationResult(tuple(articulations), joint_articulation, tuple(diagnostics))
+
+
+def _kinematic_anchor(anchor_joints, joint_by_path, bodies: BodyIndex) -> Optional[str]:
+    """The first kinematic body an articulation's anchor joints reach (None if there is none)."""
+    for path in anchor_joints:
+        record = joint_by_path[path]
+        for side in (record.side0.body, record.side1.body):
+            body = bodies.records.get(side) if side else None
+            if body is not None and body.enabled and body.kinematic:
+                return side
+    return None
 
 
 def _welded_anchors(anchor_joints, joint_by_path, root) -> list[Diagnostic]:
@@ -163,28 +185,32 @@ class _Component:
 
 
 def _walk_component(seed: str, joints_by_body: dict, bodies: BodyIndex, consumer: str) -> _Component:
-    """Breadth-first over non-excluded joints from ``seed``; records anchors to the world and loops."""
+    """Depth-first over non-excluded joints from ``seed``, in joint order, as PhysX and OpenUSD's
+    parser recurse (so the same joint is found to close a loop); records world anchors and loops."""
     component = _Component([seed], [], [], [], [])
     visited = {seed}
     used_joints: set[str] = set()
-    queue = [seed]
-    while queue:
-        link = queue.pop(0)
-        for joint in joints_by_body.get(link, ()):
-            if joint.excluded or joint.path in used_joints:
-                continue
-            used_joints.add(joint.path)
-            other = joint.side1.body if joint.side0.body == link else joint.side0.body
-            if other is None or not bodies.is_link(other, consumer):
-                component.anchor_joints.append(joint.path)
-                component.anchor_links.append(link)
-                component.tree_joints.append(joint.path)
-            elif other in visited:
-                component.loop_joints.append(joint.path)
-            else:
-                visited.add(other)
-                component.links.append(other)
-                component.tree_joints.append(joint.path)
-                queue.append(other)
+    stack = [(seed, iter(joints_by_body.get(seed, ())))]  # explicit: chains may be thousands deep
+    while stack:
+        link, pending = stack[-1]
+        joint = next(pending, None)
+        if joint is None:
+            stack.pop()
+            continue
+        if joint.excluded or joint.path in used_joints:
+            continue
+        used_joints.add(joint.path)
+        other = joint.side1.body if joint.side0.body == link else joint.side0.body
+        if other is None or not bodies.is_link(other, consumer):
+            component.anchor_joints.append(joint.path)
+            component.anchor_links.append(link)
+            component.tree_joints.append(joint.path)
+        elif other in visited:
+            component.loop_joints.append(joint.path)
+        else:
+            visited.add(other)
+            component.links.append(other)
+            component.tree_joints.append(joint.path)
+            stack.append((other, iter(joints_by_body.get(other, ()))))
     return component
 
