@@ -174,7 +174,7 @@ def _writable(array: np.ndarray) -> np.ndarray:
 def _threads(n_envs: int) -> int:
     import numba
 
-    return max(1, min(n_envs, int(numba.config.NUMBA_NUM_THREADS)))
+    return max(1, min(n_envs, int(numba.get_num_threads())))
 
 
 def _run_envs(kernel, model_args, run_args, outputs, n_envs: int) -> None:
