@@ -23,6 +23,8 @@ _VECTORS = (Gf.Vec3f, Gf.Vec3d, Gf.Vec3h, Gf.Vec2f, Gf.Vec2d, Gf.Vec4f, Gf.Vec4d
 _QUATERNIONS = (Gf.Quatf, Gf.Quatd, Gf.Quath)
 _IGNORED = frozenset({"proxyPrim", "purpose", "visibility", "xformOpOrder"})
 BLOCKED = object()  # a raw value: an opinion blocks the attribute
+_new_resolved = tuple.__new__
+_AUTHORED = Source.AUTHORED
 
 
 def to_python(value):
@@ -159,7 +161,9 @@ class ColumnView:
             if value is BLOCKED:
                 columns[name] = Resolved(default, Source.BLOCKED, info.fallback, default, info.producer)
             else:
-                columns[name] = Resolved(value, Source.AUTHORED, info.fallback, default, info.producer, time_sampled)
+                # the hot path (every authored value, every consumer): build the tuple directly
+                columns[name] = _new_resolved(Resolved, (value, _AUTHORED, info.fallback, default, info.producer,
+                                                         time_sampled))
         for name, targets in raw.targets.items():
             default = defaults[name]
             if targets:
