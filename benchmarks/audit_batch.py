@@ -57,9 +57,12 @@ def large(n_joints: int, repeats: int) -> None:
         path = make_chain_stage(Path(folder) / "chain.usdc", n_joints)
         stage = Usd.Stage.Open(str(path))
         rules = select_rules()
-        walk_times, audit_times = [], []
+        walk_times, audit_times, single_times = [], [], []
         findings = 0
         for _ in range(repeats):
+            start = time.perf_counter()
+            walk_many(stage, ("ovphysx",))  # what `usdjoints walk` does
+            single_times.append(time.perf_counter() - start)
             start = time.perf_counter()
             walk_many(stage, CONSUMERS)
             walk_times.append(time.perf_counter() - start)
@@ -67,8 +70,10 @@ def large(n_joints: int, repeats: int) -> None:
             findings = len(audit_stage(stage, CONSUMERS, rules).findings)
             audit_times.append(time.perf_counter() - start)
     walk_s, audit_s = statistics.median(walk_times), statistics.median(audit_times)
-    print(f"large: {n_joints} joints, median of {repeats}: walk (3 consumers, one scan) {walk_s:.3f} s, "
-          f"audit {audit_s:.3f} s ({findings} findings), audit / walk = {audit_s / walk_s:.2f} (target <= 2)")
+    single_s = statistics.median(single_times)
+    print(f"large: {n_joints} joints, median of {repeats}: walk (one consumer) {single_s:.3f} s, "
+          f"walk (3 consumers, one scan) {walk_s:.3f} s, audit {audit_s:.3f} s ({findings} findings)")
+    print(f"audit / walk = {audit_s / single_s:.2f} (target <= 2); audit / 3-consumer walk = {audit_s / walk_s:.2f}")
 
 
 def main() -> int:
