@@ -6,6 +6,8 @@ articulations and finishes each joint with the limits and drives that consumer r
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 from typing import Iterable
 
 from ..contract.consumers import profile
@@ -17,7 +19,7 @@ from .scan import StageScan, scan_stage
 from .stage_io import StageLike, open_stage
 from .units import read_units
 
-__all__ = ["walk", "walk_many"]
+__all__ = ["walk", "walk_many", "paused_cycle_collection"]
 
 
 def walk(stage: StageLike, consumer: str = "ovphysx") -> StageDescription:
@@ -34,8 +36,26 @@ def walk_many(stage: StageLike, consumers: Iterable[str]) -> dict[str, StageDesc
     for consumer in consumers:
         profile(consumer)  # validates the name
     stage = open_stage(stage)
-    scan = scan_stage(stage)
-    return {consumer: _describe(scan, consumer) for consumer in consumers}
+    with paused_cycle_collection():
+        scan = scan_stage(stage)
+        return {consumer: _describe(scan, consumer) for consumer in consumers}
+
+
+@contextlib.contextmanager
+def paused_cycle_collection():
+    """Pause Python's cycle collector while the description is built.
+
+    A walk allocates hundreds of thousands of small acyclic objects (tuples, frozen descriptors);
+    each allocation burst would trigger collections that rescan everything built so far, about a
+    third of a walk's time on a 10,000-joint stage. Reference counting still frees everything.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _describe(scan: StageScan, consumer: str) -> StageDescription:
