@@ -104,8 +104,12 @@ def _probe(path, steps=30, dt=1 / 60):
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("path", [TESTS / "data/usd/rpd_ratio_90.usda", TESTS / "data/usd/gear_ratio_2.usda",
-                                  ROOT / "sample_stages" / "gear_pair.usda"], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [TESTS / "data/usd/rpd_ratio_90.usda", TESTS / "data/usd/rpd_ratio_unauthored.usda",
+                                  TESTS / "data/usd/gear_ratio_2.usda", TESTS / "data/usd/gear_ratio_unauthored.usda",
+                                  ROOT / "sample_stages" / "gear_pair.usda",
+                                  ROOT / "sample_stages" / "rack_and_pinion.usda",
+                                  ROOT / "sample_stages" / "clean" / "rack_pinion_driven.usda",
+                                  ROOT / "sample_stages" / "clean" / "gear_driven.usda"], ids=lambda p: p.stem)
 def test_speed_ratio_and_sign_match_physx(path):
     """ovphysx 0.7: the coupling's rate ratio (rack: hinge rad/s per prismatic length/s; gear:
     hinge1 / hinge0) has our value and sign (PhysX solves it iteratively: 1e-3 relative)."""
