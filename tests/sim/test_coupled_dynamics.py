@@ -25,9 +25,10 @@ sys.path.insert(0, str(TESTS))
 # Couplings are projected exactly each step: the rows hold to rounding (1e-9 leaves 1e5 of margin).
 RATIO_TOL = 1e-9
 RACK_STAGES = [ROOT / "sample_stages" / "rack_and_pinion.usda", TESTS / "data/usd/rpd_ratio_90.usda",
-               TESTS / "data/usd/rpd_ratio_unauthored.usda", TESTS / "data/usd/rp_ratio_unauthored.usda"]
+               TESTS / "data/usd/rpd_ratio_unauthored.usda", TESTS / "data/usd/rp_ratio_unauthored.usda",
+               ROOT / "sample_stages" / "clean" / "rack_pinion_driven.usda"]
 GEAR_STAGES = [ROOT / "sample_stages" / "gear_pair.usda", TESTS / "data/usd/gear_ratio_2.usda",
-               TESTS / "data/usd/gear_ratio_unauthored.usda"]
+               TESTS / "data/usd/gear_ratio_unauthored.usda", ROOT / "sample_stages" / "clean" / "gear_driven.usda"]
 
 
 def _walk(path):
