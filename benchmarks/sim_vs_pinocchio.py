@@ -8,6 +8,7 @@ Not a test: run `python benchmarks/sim_vs_pinocchio.py [--envs 4096] [--steps 20
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from importlib import metadata
 from pathlib import Path
@@ -15,9 +16,11 @@ from pathlib import Path
 import numpy as np
 import pinocchio as pin
 
-from usdjoints.model import ModelBuilder
 from usdjoints.sim import api
 from usdjoints.sim.packed import pack
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from reference.from_pinocchio import model_from_pinocchio  # noqa: E402  (the tests' own builder)
 
 ROBOTS = {  # name: (path under robots/, floating base)
     "ur5": ("ur_description/urdf/ur5_robot.urdf", False),
@@ -25,7 +28,6 @@ ROBOTS = {  # name: (path under robots/, floating base)
     "solo12": ("solo_description/robots/solo12.urdf", True),
     "talos": ("talos_data/robots/talos_reduced.urdf", True),
 }
-AXES = {"X": (1.0, 0.0, 0.0), "Y": (0.0, 1.0, 0.0), "Z": (0.0, 0.0, 1.0)}
 
 
 def robots_dir() -> Path:
@@ -37,36 +39,6 @@ def load_pinocchio(name):
     path, floating = ROBOTS[name]
     urdf = str(robots_dir() / path)
     return pin.buildModelFromUrdf(urdf, pin.JointModelFreeFlyer()) if floating else pin.buildModelFromUrdf(urdf)
-
-
-def model_from_pinocchio(pm):
-    """Our model of pinocchio's tree: its joint frame is our moving frame and link frame."""
-    b = ModelBuilder(gravity=np.asarray(pm.gravity.linear))
-    for i in range(1, pm.njoints):
-        joint = pm.joints[i]
-        short = joint.shortname()
-        if short in ("JointModelRX", "JointModelRY", "JointModelRZ"):
-            kind, axis = "revolute", AXES[short[-1]]
-        elif short in ("JointModelPX", "JointModelPY", "JointModelPZ"):
-            kind, axis = "prismatic", AXES[short[-1]]
-        elif short == "JointModelRevoluteUnaligned":
-            kind, axis = "revolute", tuple(joint.extract().axis)
-        elif short == "JointModelPrismaticUnaligned":
-            kind, axis = "prismatic", tuple(joint.extract().axis)
-        elif short == "JointModelFreeFlyer":
-            kind, axis = "free", (0.0, 0.0, 1.0)
-        elif short == "JointModelSpherical":
-            kind, axis = "spherical", (0.0, 0.0, 1.0)
-        else:
-            raise SystemExit(f"joint type {short} has no counterpart in this benchmark")
-        parent = None if pm.parents[i] == 0 else pm.names[pm.parents[i]]
-        placement = pm.jointPlacements[i]
-        inertia = pm.inertias[i]
-        b.add_body(pm.names[i], parent=parent, joint_type=kind, axis=axis,
-                   R_parent_joint=placement.rotation, p_parent_joint=placement.translation,
-                   mass=inertia.mass, com=inertia.lever, inertia=inertia.inertia,
-                   armature=pm.armature[joint.idx_v:joint.idx_v + joint.nv])
-    return b.build()
 
 
 def q_from_pinocchio(model, q_pin):

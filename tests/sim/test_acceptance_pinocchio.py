@@ -29,7 +29,7 @@ import pytest
 
 pin = pytest.importorskip("pinocchio")
 
-from usdjoints.model import ModelBuilder
+from reference.from_pinocchio import model_from_pinocchio
 from usdjoints.model.articulated import FREE, SPHERICAL
 from usdjoints.sim import api
 
@@ -51,7 +51,6 @@ KERNEL_RTOL = 1e-9
 # float32 storage of masses, inertias, frames (~6e-8 each), compounded along chains of ~7 joints
 # and through the inverse of the mass matrix: 1e-5 is the acceptance bound of the issue.
 END_TO_END_RTOL = 1e-5
-_AXES = {"X": (1.0, 0.0, 0.0), "Y": (0.0, 1.0, 0.0), "Z": (0.0, 0.0, 1.0)}
 
 
 def _robots_dir() -> Path:
@@ -75,35 +74,6 @@ def _pin_model(urdf_text: str, floating: bool):
     if floating:
         return pin.buildModelFromXML(urdf_text, pin.JointModelFreeFlyer())
     return pin.buildModelFromXML(urdf_text)
-
-
-def _model_from_pinocchio(pm):
-    """Our model of pinocchio's tree, in its order: pinocchio's joint frame is our link frame."""
-    b = ModelBuilder(gravity=np.asarray(pm.gravity.linear))
-    for i in range(1, pm.njoints):
-        joint = pm.joints[i]
-        short = joint.shortname()
-        if short in ("JointModelRX", "JointModelRY", "JointModelRZ"):
-            kind, axis = "revolute", _AXES[short[-1]]
-        elif short in ("JointModelPX", "JointModelPY", "JointModelPZ"):
-            kind, axis = "prismatic", _AXES[short[-1]]
-        elif short == "JointModelRevoluteUnaligned":
-            kind, axis = "revolute", tuple(joint.extract().axis)
-        elif short == "JointModelPrismaticUnaligned":
-            kind, axis = "prismatic", tuple(joint.extract().axis)
-        elif short == "JointModelFreeFlyer":
-            kind, axis = "free", (0.0, 0.0, 1.0)
-        elif short == "JointModelSpherical":
-            kind, axis = "spherical", (0.0, 0.0, 1.0)
-        else:
-            raise AssertionError(f"pinocchio joint type {short} has no counterpart here")
-        parent = None if pm.parents[i] == 0 else pm.names[pm.parents[i]]
-        placement, inertia = pm.jointPlacements[i], pm.inertias[i]
-        b.add_body(pm.names[i], parent=parent, joint_type=kind, axis=axis,
-                   R_parent_joint=placement.rotation, p_parent_joint=placement.translation,
-                   mass=inertia.mass, com=inertia.lever, inertia=inertia.inertia,
-                   armature=pm.armature[joint.idx_v:joint.idx_v + joint.nv])
-    return b.build()
 
 
 def _quat_xyzw_to_wxyz(q):
@@ -136,7 +106,7 @@ def test_kernels_match_pinocchio_on_robot(robot):
     path, floating = ROBOTS[robot]
     pm = _pin_model((_robots_dir() / path).read_text(), floating)
     pd = pm.createData()
-    model = _model_from_pinocchio(pm)
+    model = model_from_pinocchio(pm)
     assert (model.nq, model.nv) == (pm.nq, pm.nv)
     worst = {"aba": 0.0, "rnea": 0.0, "crba": 0.0, "fk": 0.0}
     for q_pin, qd, qdd, tau in _random_states(pm, KERNEL_STATES, seed=len(robot)):
