@@ -141,9 +141,15 @@ class NonFiniteValue(Rule):
             yield from self._columns(ctx, body.path, body.columns)
 
     def _columns(self, ctx, path, columns):
-        for name, resolved in sorted(columns.items()):
+        suspicious = []
+        for name, resolved in columns.items():
             if resolved.source is not Source.AUTHORED:
                 continue
+            value = resolved.value
+            if type(value) is float and math.isfinite(value):
+                continue  # the common case, decided without building anything
+            suspicious.append((name, resolved))
+        for name, resolved in sorted(suspicious):
             values = resolved.value if isinstance(resolved.value, tuple) else (resolved.value,)
             numbers = [v for v in values if isinstance(v, float)]
             if any(math.isnan(v) for v in numbers):
@@ -151,6 +157,9 @@ class NonFiniteValue(Rule):
             elif any(math.isinf(v) for v in numbers) and (isinstance(resolved.value, tuple)
                                                          or not any(k in name for k in _INFINITY_ALLOWED)):
                 yield self.finding(ctx, path, f"{name} = {resolved.value} is infinite", name)
+
+
+_WRITTEN = (Source.AUTHORED, Source.BLOCKED)
 
 
 class SchemaTypeMismatch(Rule):
@@ -161,27 +170,41 @@ class SchemaTypeMismatch(Rule):
     fix = "re-author the attribute with the schema's type (`usdjoints columns <type>` lists them)"
 
     def check(self, ctx: AuditContext) -> Iterator:
-        paths = [j.path for j in ctx.primary.joints] + [b.path for b in ctx.primary.bodies]
-        for path in paths:
+        declared_types: dict[tuple, dict[str, str]] = {}  # per schema signature: name -> declared type
+        described = [(j.path, j.schema_type, j.columns) for j in ctx.primary.joints] + \
+            [(b.path, "", b.columns) for b in ctx.primary.bodies]
+        for path, schema_type, columns in described:
+            authored = [name for name, column in columns.items() if column.source in _WRITTEN]
+            if not authored:
+                continue
             prim = ctx.prim(path)
-            definition = prim.GetPrimDefinition()
-            for attribute in prim.GetAuthoredAttributes():
-                name = attribute.GetName()
-                if not name.startswith(("physics:", "drive:", "limit:", "state:", "physx")):
+            # the column names stand for the applied schemas: no need to ask USD per prim
+            signature = (schema_type, tuple(columns))
+            declared = declared_types.get(signature)
+            if declared is None:
+                definition = prim.GetPrimDefinition()
+                declared = declared_types[signature] = {}
+                for name in definition.GetPropertyNames():
+                    spec = definition.GetAttributeDefinition(name)
+                    if spec:
+                        declared[name] = str(spec.GetTypeName())
+            # UsdAttribute reports the schema's type; what a layer wrote is on its specs.
+            stack = prim.GetPrimStack()
+            for name in authored:
+                expected = declared.get(name)
+                if expected is None:
                     continue
-                spec = definition.GetAttributeDefinition(name)
-                if not spec:
-                    continue
-                declared = str(spec.GetTypeName())
-                # UsdAttribute reports the schema's type; what a layer wrote is on its specs.
-                for layer_spec in attribute.GetPropertyStack():
-                    authored = str(layer_spec.typeName)
-                    if authored != declared:
-                        where = layer_spec.layer.identifier
-                        yield self.finding(ctx, path, f"{name} is authored as {authored} in {where}, the schema "
-                                           f"declares {declared}: OpenUSD's parser and PhysX read it anyway, tools that "
-                                           "check value types reject it", name)
-                        break
+                for prim_spec in stack:
+                    attribute_spec = prim_spec.attributes.get(name)
+                    if attribute_spec is None:
+                        continue
+                    written = str(attribute_spec.typeName)
+                    if written != expected:
+                        yield self.finding(ctx, path, f"{name} is authored as {written} in {prim_spec.layer.identifier}, "
+                                           f"the schema declares {expected}: OpenUSD's parser and PhysX read it anyway, "
+                                           "tools that check value types reject it", name)
+                    break  # the strongest opinion decides what was written
+
 
 class NotAJoint(DiagnosticRule):
     id = "not-a-joint"

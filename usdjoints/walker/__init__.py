@@ -38,7 +38,8 @@ def walk_many(stage: StageLike, consumers: Iterable[str]) -> dict[str, StageDesc
     stage = open_stage(stage)
     with paused_cycle_collection():
         scan = scan_stage(stage)
-        return {consumer: _describe(scan, consumer) for consumer in consumers}
+        shared: dict = {}  # consumer-independent findings, computed for the first consumer
+        return {consumer: _describe(scan, consumer, shared) for consumer in consumers}
 
 
 @contextlib.contextmanager
@@ -58,10 +59,10 @@ def paused_cycle_collection():
             gc.enable()
 
 
-def _describe(scan: StageScan, consumer: str) -> StageDescription:
+def _describe(scan: StageScan, consumer: str, shared: dict) -> StageDescription:
     view = ColumnView(scan.signatures, consumer)
     records = [read_joint(path, raw, consumer_joint_type(raw.signature[0], consumer), view, scan.bodies,
-                          consumer)
+                          consumer, shared)
                for path, raw in scan.joints]
     result = build_articulations(scan.roots, scan.root_is_joint, records, scan.bodies, consumer, scan.body_order)
     diagnostics = list(scan.diagnostics)

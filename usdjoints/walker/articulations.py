@@ -154,8 +154,19 @@ def _bodies_under(roots, root_is_joint, joint_by_path, body_order, bodies: BodyI
     return under
 
 
+def _outer_root(root: str, roots: set) -> Optional[str]:
+    """The nearest other root among ``root``'s ancestors (None if it is nested in none)."""
+    path = root.rpartition("/")[0]
+    while path:
+        if path in roots:
+            return path
+        path = path.rpartition("/")[0]
+    return None
+
+
 def _accepted_roots(roots: Sequence[str], bodies: BodyIndex, consumer: str, diagnostics: list) -> list[str]:
     accepted = []
+    root_set = set(roots)
     for root in roots:
         record = bodies.records.get(root)
         if record is not None and consumer != "usdphysics" and (not record.enabled or record.kinematic):
@@ -163,7 +174,7 @@ def _accepted_roots(roots: Sequence[str], bodies: BodyIndex, consumer: str, diag
                 "error", root, "PhysicsArticulationRootAPI on a disabled or kinematic body: PhysX ignores it",
                 "root-on-non-link"))
             continue
-        outer = next((r for r in roots if r != root and root.startswith(r + "/")), None)
+        outer = _outer_root(root, root_set)
         if outer is not None:
             diagnostics.append(Diagnostic(
                 "error" if consumer == "ovphysx" else "warning", root,

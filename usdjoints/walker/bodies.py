@@ -48,6 +48,7 @@ class BodyIndex:
         self.records: dict[str, BodyRecord] = {}
         self.colliders: set[str] = set()
         self._poses: list[tuple[str, Pose, object]] = []  # path, unscaled world pose, raw columns
+        self._sides: dict[tuple, tuple[ResolvedSide, str]] = {}  # (joint, side, group) -> (side, consumer)
 
     def descs(self, view) -> tuple[BodyDesc, ...]:
         """The bodies with their columns as the consumer of ``view`` resolves them."""
@@ -107,8 +108,19 @@ class BodyIndex:
         """Resolve ``physics:body<side>`` and bake its frame the way ``consumer`` does.
 
         ``position`` [stage length] and ``orientation`` (w, x, y, z) are the authored local frame;
-        the quaternion is normalised first, as every consumer does.
+        the quaternion is normalised first, as every consumer does. PhysX and usdjoints resolve
+        alike except for a target inside no body, so their results are shared otherwise.
         """
+        group = "usdphysics" if consumer == "usdphysics" else "enabled-bodies"
+        cached = self._sides.get((joint_path, side, group))
+        if cached is not None and (cached[1] == consumer or cached[0].body is not None or cached[0].target is None):
+            return cached[0]
+        resolved = self._resolve_side(joint_path, side, target, position, orientation, consumer)
+        self._sides[(joint_path, side, group)] = (resolved, consumer)
+        return resolved
+
+    def _resolve_side(self, joint_path: str, side: int, target: Optional[str], position, orientation,
+                      consumer: str) -> ResolvedSide:
         quat = _normalised(orientation)
         if target is None:
             return ResolvedSide(None, None, Pose(tuple(position), quat))

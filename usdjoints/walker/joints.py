@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Mapping, Optional
 
 from ..descriptors import (Diagnostic, GearCoupling, JointDesc, JointStateDesc, MimicCoupling,
@@ -52,21 +53,23 @@ def consumer_joint_type(schema_type: str, consumer: str) -> str:
 
 
 def read_joint(path: str, raw: RawColumns, joint_type: str, view: ColumnView, bodies: BodyIndex,
-               consumer: str) -> JointRecord:
-    """The joint at ``path`` from its authored columns ``raw``, as ``consumer`` resolves it."""
+               consumer: str, shared: dict) -> JointRecord:
+    """The joint at ``path`` from its authored columns ``raw``, as ``consumer`` resolves it.
+
+    ``shared`` keeps, across the consumers of one scan, the findings that do not depend on them.
+    """
     schema_type, applied = raw.signature
     columns = view.columns(raw)
-    diagnostics: list[Diagnostic] = []
-    for name, targets in raw.targets.items():
-        if len(targets) > 1:
-            diagnostics.append(Diagnostic("warning", path, f"{name} has several targets: consumers read only the "
-                                          "first", "several-targets"))
     side0 = bodies.resolve_side(path, 0, columns["physics:body0"].value if columns["physics:body0"].authored
                                 else None, columns["physics:localPos0"].value, columns["physics:localRot0"].value,
                                 consumer)
     side1 = bodies.resolve_side(path, 1, columns["physics:body1"].value if columns["physics:body1"].authored
                                 else None, columns["physics:localPos1"].value, columns["physics:localRot1"].value,
                                 consumer)
+    common = shared.get(path)
+    if common is None:
+        common = shared[path] = _authoring_diagnostics(path, raw, columns)
+    diagnostics = list(common)
     diagnostics.extend(side0.diagnostics)
     diagnostics.extend(side1.diagnostics)
     if side0.body is None and side1.body is None:
@@ -75,14 +78,27 @@ def read_joint(path: str, raw: RawColumns, joint_type: str, view: ColumnView, bo
     elif side0.body == side1.body:
         diagnostics.append(Diagnostic("error", path, f"both sides resolve to the same body {side0.body}",
                                       "same-body"))
+    enabled = bool(columns["physics:jointEnabled"].value)
+    excluded = bool(columns["physics:excludeFromArticulation"].value)
+    return JointRecord(path, joint_type, schema_type, frozenset(applied), columns, side0, side1, enabled, excluded,
+                       tuple(diagnostics))
+
+
+def _authoring_diagnostics(path: str, raw: RawColumns, columns) -> tuple[Diagnostic, ...]:
+    """What is wrong with the authored values themselves, whoever reads them."""
+    diagnostics: list[Diagnostic] = []
+    for name, targets in raw.targets.items():
+        if len(targets) > 1:
+            diagnostics.append(Diagnostic("warning", path, f"{name} has several targets: consumers read only the "
+                                          "first", "several-targets"))
     for name in ("physics:localPos0", "physics:localPos1", "physics:localRot0", "physics:localRot1"):
         resolved = columns[name]
-        if resolved.authored and resolved.value is not None and not all(math.isfinite(c) for c in resolved.value):
+        if not resolved.authored or resolved.value is None:
+            continue
+        if not all(math.isfinite(c) for c in resolved.value):
             diagnostics.append(Diagnostic("error", path, f"{name} = {resolved.value} is not finite: "
                                           "consumers produce an undefined frame", "non-finite"))
-    for name in ("physics:localRot0", "physics:localRot1"):
-        resolved = columns[name]
-        if resolved.authored and resolved.value is not None and all(math.isfinite(c) for c in resolved.value):
+        elif name.startswith("physics:localRot"):
             norm = sum(c * c for c in resolved.value) ** 0.5
             if abs(norm - 1.0) > 1e-3:
                 diagnostics.append(Diagnostic("warning", path, f"{name} has norm {norm:.6g}: consumers normalise it",
@@ -91,10 +107,7 @@ def read_joint(path: str, raw: RawColumns, joint_type: str, view: ColumnView, bo
         if name in MISSPELT_COUPLING_RELATIONSHIPS:
             diagnostics.append(Diagnostic("error", path, f"{name} is no schema relationship: consumers ignore it",
                                           "unknown-coupling-relationship"))
-    enabled = bool(columns["physics:jointEnabled"].value)
-    excluded = bool(columns["physics:excludeFromArticulation"].value)
-    return JointRecord(path, joint_type, schema_type, frozenset(applied), columns, side0, side1, enabled, excluded,
-                       tuple(diagnostics))
+    return tuple(diagnostics)
 
 
 def finish_joint(record: JointRecord, articulation: Optional[int],
@@ -120,11 +133,10 @@ def finish_joint(record: JointRecord, articulation: Optional[int],
         axis_token = axis.value if axis.value in ("Y", "Z") else "X"
     coupling, coupling_notes = _coupling(record, consumer)
     diagnostics.extend(coupling_notes)
-    mimics = _mimics(record)
-    states = tuple(
-        JointStateDesc(schema.partition(":")[2], columns[f"state:{schema.partition(':')[2]}:physics:position"],
-                       columns[f"state:{schema.partition(':')[2]}:physics:velocity"])
-        for schema in sorted(record.applied) if schema.startswith("PhysicsJointStateAPI:"))
+    state_dofs, mimic_dofs = _instances(record.applied)
+    mimics = _mimics(record, mimic_dofs) if mimic_dofs else ()
+    states = tuple(JointStateDesc(dof, columns[f"state:{dof}:physics:position"], columns[f"state:{dof}:physics:velocity"])
+                   for dof in state_dofs)
     joint = JointDesc(
         path=record.path, type=record.type, schema_type=record.schema_type, enabled=record.enabled,
         exclude_from_articulation=record.excluded, articulation=articulation,
@@ -168,12 +180,18 @@ def _coupling(record: JointRecord, consumer: str):
     return None, tuple(notes)
 
 
-def _mimics(record: JointRecord) -> tuple[MimicCoupling, ...]:
+@lru_cache(maxsize=None)
+def _instances(applied: frozenset) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The PhysicsJointStateAPI and PhysxMimicJointAPI instance names of a set of applied schemas."""
+    def named(api: str) -> tuple[str, ...]:
+        return tuple(sorted(s.partition(":")[2] for s in applied if s.startswith(api + ":")))
+
+    return named("PhysicsJointStateAPI"), named("PhysxMimicJointAPI")
+
+
+def _mimics(record: JointRecord, dofs: tuple[str, ...]) -> tuple[MimicCoupling, ...]:
     result = []
-    for schema in sorted(record.applied):
-        if not schema.startswith("PhysxMimicJointAPI:"):
-            continue
-        dof = schema.partition(":")[2]
+    for dof in dofs:
         prefix = f"physxMimicJoint:{dof}:"
         axis = record.columns.get(prefix + "referenceJointAxis")
         result.append(MimicCoupling(
