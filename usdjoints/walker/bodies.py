@@ -108,15 +108,20 @@ class BodyIndex:
         """Resolve ``physics:body<side>`` and bake its frame the way ``consumer`` does.
 
         ``position`` [stage length] and ``orientation`` (w, x, y, z) are the authored local frame;
-        the quaternion is normalised first, as every consumer does. PhysX and usdjoints resolve
-        alike except for a target inside no body, so their results are shared otherwise.
+        the quaternion is normalised first, as every consumer does. Results are shared between
+        consumers wherever their rules agree (no target, or a target that is an enabled body).
         """
-        group = "usdphysics" if consumer == "usdphysics" else "enabled-bodies"
-        cached = self._sides.get((joint_path, side, group))
-        if cached is not None and (cached[1] == consumer or cached[0].body is not None or cached[0].target is None):
+        record = self.records.get(target) if target else None
+        if target is None or (record is not None and record.enabled):
+            group = "any"  # no target, or an enabled body itself: every consumer resolves it alike
+        else:
+            group = "usdphysics" if consumer == "usdphysics" else "enabled-bodies"
+        key = (joint_path, side, group, position, orientation)  # frames are in the key: a blocked one may differ
+        cached = self._sides.get(key)
+        if cached is not None and (group == "any" or cached[1] == consumer or cached[0].body is not None):
             return cached[0]
         resolved = self._resolve_side(joint_path, side, target, position, orientation, consumer)
-        self._sides[(joint_path, side, group)] = (resolved, consumer)
+        self._sides[key] = (resolved, consumer)
         return resolved
 
     def _resolve_side(self, joint_path: str, side: int, target: Optional[str], position, orientation,
