@@ -202,23 +202,50 @@ def _point_in_box(point, Rb, pb, half, normal_out):
 
 
 @njit(cache=True)
-def detect_contacts(col_type, col_size, Rc, pc, pairs, margin, pair_out, point_out, normal_out,
-                    depth_out):
-    """Contact points of every pair (see the module docstring); returns their number."""
+def _bounding_radius(kind, size):
+    """Radius [m] of a ball about the collider's origin holding all of it (not for planes)."""
+    if kind == BOX:
+        return math.sqrt(size[0] * size[0] + size[1] * size[1] + size[2] * size[2])
+    if kind == CAPSULE:
+        return size[0] + size[1]
+    return size[0]
+
+
+@njit(cache=True)
+def _beyond_margin(col_type, col_size, pc, i, j, margin):
+    """True when colliders i and j (neither a plane) are certainly farther apart than margin:
+    every point the narrow phase reports lies within its collider's bounding ball (a box
+    corner's, or a point within the margin of a face), so no pair skipped here has a contact.
+    The 1e-9 slack keeps round-off in the narrow phase from ever being cut off."""
+    reach = (_bounding_radius(col_type[i], col_size[i]) + _bounding_radius(col_type[j], col_size[j])
+             + margin) * (1.0 + 1e-9)
+    d0 = pc[i, 0] - pc[j, 0]
+    d1 = pc[i, 1] - pc[j, 1]
+    d2 = pc[i, 2] - pc[j, 2]
+    return d0 * d0 + d1 * d1 + d2 * d2 > reach * reach
+
+
+@njit(cache=True)
+def detect_contacts(col_type, col_size, Rc, pc, pairs, margin, work, pair_out, point_out,
+                    normal_out, depth_out):
+    """Contact points of every pair (see the module docstring); returns their number.
+    work [8, 3] is scratch."""
     count = 0
-    p0 = np.empty(3)
-    p1 = np.empty(3)
-    q0 = np.empty(3)
-    q1 = np.empty(3)
-    pa = np.empty(3)
-    pb = np.empty(3)
-    n = np.empty(3)
-    x = np.empty(3)
+    p0 = work[0]
+    p1 = work[1]
+    q0 = work[2]
+    q1 = work[3]
+    pa = work[4]
+    pb = work[5]
+    n = work[6]
+    x = work[7]
     for p in range(pairs.shape[0]):
         i = pairs[p, 0]
         j = pairs[p, 1]
         ti = col_type[i]
         tj = col_type[j]
+        if ti != PLANE and tj != PLANE and _beyond_margin(col_type, col_size, pc, i, j, margin):
+            continue
         flip = 1.0
         if ti > tj:  # handle (A, B) with A's type <= B's; flip the normal back afterwards
             i, j, ti, tj = j, i, tj, ti

@@ -229,6 +229,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
     W = np.empty((3 * contacts, 3 * contacts))
     lam_c = np.empty(3 * contacts)
     target = np.empty(3 * contacts)
+    detect_work = np.empty((8, 3))
     status_out[0] = -1
     status_out[1] = -1
     if rows > 0:
@@ -269,8 +270,8 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
             if contacts > 0:
                 collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
                 n_contacts = detect_contacts(col_type, col_size, Rc, pc, pairs,
-                                             contact_settings[SETTING_MARGIN], pair_of, points,
-                                             normals, depths)
+                                             contact_settings[SETTING_MARGIN], detect_work,
+                                             pair_of, points, normals, depths)
                 if n_contacts > 0:
                     solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m, lam, col_link,
                                    col_friction, col_restitution, pairs, n_contacts, pair_of,
@@ -317,8 +318,8 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
                     factor_constraints(dof_parent, M, G, m, Y, A)
                 collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
                 n_contacts = detect_contacts(col_type, col_size, Rc, pc, pairs,
-                                             contact_settings[SETTING_MARGIN], pair_of, points,
-                                             normals, depths)
+                                             contact_settings[SETTING_MARGIN], detect_work,
+                                             pair_of, points, normals, depths)
                 if n_contacts > 0:
                     for k in range(nv):
                         v_start[k] = qd[k]
