@@ -7,7 +7,7 @@ from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
 from .spatial import (
     congruence_add, cross_force, cross_motion, force_transform_transpose, mat6_vec,
-    motion_transform, small_inverse, transform_matrix,
+    motion_transform, small_inverse,
 )
 
 
@@ -96,8 +96,7 @@ def aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_
             force_transform_transpose(E[i], r[i], t, vJ)
             for k in range(6):
                 pA_work[parent, k] += vJ[k]
-            transform_matrix(E[i], r[i], X_work[0])
-            congruence_add(X_work[0], IA, X_work[1], IA_work[parent])
+            congruence_add(E[i], r[i], IA, X_work[0], IA_work[parent])
     a_world = t2
     for k in range(3):
         a_world[k] = 0.0

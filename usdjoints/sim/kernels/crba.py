@@ -5,7 +5,7 @@ from numba import njit
 
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
-from .spatial import congruence_add, transform_matrix
+from .spatial import rigid_inertia_add
 
 
 @njit(cache=True)
@@ -26,8 +26,7 @@ def crba(link_table, S, I6, E, r, armature, Ic_work, X_work, F_work, M_out):
     for i in range(nlink - 1, -1, -1):
         parent = link_table[i, LINK_PARENT]
         if parent >= 0:
-            transform_matrix(E[i], r[i], X_work[0])
-            congruence_add(X_work[0], Ic_work[i], X_work[1], Ic_work[parent])
+            rigid_inertia_add(E[i], r[i], Ic_work[i], Ic_work[parent])
     F = F_work[0]
     G = F_work[1]
     for i in range(nlink):
