@@ -87,8 +87,7 @@ def mass_matrix(model: ArticulatedModel, q) -> np.ndarray:
     nl = pm.link_table.shape[0]
     E, r = _link_transforms(pm, q)
     M = np.empty((pm.nv, pm.nv))
-    crba(pm.link_table, pm.S, pm.I6, E, r, pm.armature, np.empty((nl, 6, 6)),
-         np.empty((2, 6, 6)), np.empty((2, 6, 6)), M)
+    crba(pm.link_table, pm.S, pm.I6, E, r, pm.armature, np.empty((nl, 6, 6)), M)
     return M
 
 

@@ -202,23 +202,28 @@ def _point_in_box(point, Rb, pb, half, normal_out):
 
 
 @njit(cache=True)
-def _bounding_radius(kind, size):
-    """Radius [m] of a ball about the collider's origin holding all of it (not for planes)."""
-    if kind == BOX:
-        return math.sqrt(size[0] * size[0] + size[1] * size[1] + size[2] * size[2])
-    if kind == CAPSULE:
-        return size[0] + size[1]
-    return size[0]
+def bounding_radii(col_type, col_size, radius_out):
+    """Per collider, the radius [m] of a ball about its origin holding all of it (planes: inf).
+    Every point the narrow phase reports lies within its collider's ball (a box corner, or a
+    point within the margin of a face), so two colliders whose balls are farther apart than the
+    margin have no contact."""
+    for c in range(col_type.shape[0]):
+        kind = col_type[c]
+        if kind == BOX:
+            radius_out[c] = math.sqrt(col_size[c, 0] ** 2 + col_size[c, 1] ** 2 + col_size[c, 2] ** 2)
+        elif kind == CAPSULE:
+            radius_out[c] = col_size[c, 0] + col_size[c, 1]
+        elif kind == SPHERE:
+            radius_out[c] = col_size[c, 0]
+        else:
+            radius_out[c] = math.inf
 
 
 @njit(cache=True)
-def _beyond_margin(col_type, col_size, pc, i, j, margin):
-    """True when colliders i and j (neither a plane) are certainly farther apart than margin:
-    every point the narrow phase reports lies within its collider's bounding ball (a box
-    corner's, or a point within the margin of a face), so no pair skipped here has a contact.
-    The 1e-9 slack keeps round-off in the narrow phase from ever being cut off."""
-    reach = (_bounding_radius(col_type[i], col_size[i]) + _bounding_radius(col_type[j], col_size[j])
-             + margin) * (1.0 + 1e-9)
+def _beyond_margin(col_radius, pc, i, j, margin):
+    """True when the bounding balls of colliders i and j are farther apart than margin; the
+    1e-9 slack keeps round-off in the narrow phase from ever being cut off."""
+    reach = (col_radius[i] + col_radius[j] + margin) * (1.0 + 1e-9)
     d0 = pc[i, 0] - pc[j, 0]
     d1 = pc[i, 1] - pc[j, 1]
     d2 = pc[i, 2] - pc[j, 2]
@@ -226,10 +231,10 @@ def _beyond_margin(col_type, col_size, pc, i, j, margin):
 
 
 @njit(cache=True)
-def detect_contacts(col_type, col_size, Rc, pc, pairs, margin, work, pair_out, point_out,
-                    normal_out, depth_out):
+def detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs, margin, work, pair_out,
+                    point_out, normal_out, depth_out):
     """Contact points of every pair (see the module docstring); returns their number.
-    work [8, 3] is scratch."""
+    col_radius [ncollider] from bounding_radii; work [8, 3] is scratch."""
     count = 0
     p0 = work[0]
     p1 = work[1]
@@ -244,7 +249,7 @@ def detect_contacts(col_type, col_size, Rc, pc, pairs, margin, work, pair_out, p
         j = pairs[p, 1]
         ti = col_type[i]
         tj = col_type[j]
-        if ti != PLANE and tj != PLANE and _beyond_margin(col_type, col_size, pc, i, j, margin):
+        if _beyond_margin(col_radius, pc, i, j, margin):
             continue
         flip = 1.0
         if ti > tj:  # handle (A, B) with A's type <= B's; flip the normal back afterwards

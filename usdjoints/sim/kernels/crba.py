@@ -9,10 +9,10 @@ from .spatial import rigid_inertia_add
 
 
 @njit(cache=True)
-def crba(link_table, S, I6, E, r, armature, Ic_work, X_work, F_work, M_out):
+def crba(link_table, S, I6, E, r, armature, Ic_work, M_out):
     """M_out [nv, nv] = joint-space mass matrix plus diag(armature) [kg m^2 | kg].
 
-    Scratch: Ic_work [nlink,6,6], X_work [2,6,6], F_work [2,6,6].
+    Scratch: Ic_work [nlink,6,6] (the composite inertias).
     """
     nlink = link_table.shape[0]
     nv = M_out.shape[0]
@@ -27,46 +27,43 @@ def crba(link_table, S, I6, E, r, armature, Ic_work, X_work, F_work, M_out):
         parent = link_table[i, LINK_PARENT]
         if parent >= 0:
             rigid_inertia_add(E[i], r[i], Ic_work[i], Ic_work[parent])
-    F = F_work[0]
-    G = F_work[1]
     for i in range(nlink):
         n = primitive_nv(link_table[i, LINK_TYPE])
         vi = link_table[i, LINK_V_START]
-        for k in range(6):
-            for c in range(n):
-                s = 0.0
-                for m in range(6):
-                    s += Ic_work[i, k, m] * S[i, m, c]
-                F[k, c] = s
-        for a in range(n):
-            for c in range(a, n):
-                s = 0.0
-                for k in range(6):
-                    s += S[i, k, a] * F[k, c]
+        Ic = Ic_work[i]
+        for c in range(n):
+            # the force f = Ic S[:, c], held in scalars while it is carried to the root
+            f0 = Ic[0, 0] * S[i, 0, c] + Ic[0, 1] * S[i, 1, c] + Ic[0, 2] * S[i, 2, c] + Ic[0, 3] * S[i, 3, c] + Ic[0, 4] * S[i, 4, c] + Ic[0, 5] * S[i, 5, c]
+            f1 = Ic[1, 0] * S[i, 0, c] + Ic[1, 1] * S[i, 1, c] + Ic[1, 2] * S[i, 2, c] + Ic[1, 3] * S[i, 3, c] + Ic[1, 4] * S[i, 4, c] + Ic[1, 5] * S[i, 5, c]
+            f2 = Ic[2, 0] * S[i, 0, c] + Ic[2, 1] * S[i, 1, c] + Ic[2, 2] * S[i, 2, c] + Ic[2, 3] * S[i, 3, c] + Ic[2, 4] * S[i, 4, c] + Ic[2, 5] * S[i, 5, c]
+            f3 = Ic[3, 0] * S[i, 0, c] + Ic[3, 1] * S[i, 1, c] + Ic[3, 2] * S[i, 2, c] + Ic[3, 3] * S[i, 3, c] + Ic[3, 4] * S[i, 4, c] + Ic[3, 5] * S[i, 5, c]
+            f4 = Ic[4, 0] * S[i, 0, c] + Ic[4, 1] * S[i, 1, c] + Ic[4, 2] * S[i, 2, c] + Ic[4, 3] * S[i, 3, c] + Ic[4, 4] * S[i, 4, c] + Ic[4, 5] * S[i, 5, c]
+            f5 = Ic[5, 0] * S[i, 0, c] + Ic[5, 1] * S[i, 1, c] + Ic[5, 2] * S[i, 2, c] + Ic[5, 3] * S[i, 3, c] + Ic[5, 4] * S[i, 4, c] + Ic[5, 5] * S[i, 5, c]
+            for a in range(c, n):
+                s = (S[i, 0, a] * f0 + S[i, 1, a] * f1 + S[i, 2, a] * f2 + S[i, 3, a] * f3
+                     + S[i, 4, a] * f4 + S[i, 5, a] * f5)
                 M_out[vi + a, vi + c] = s
                 M_out[vi + c, vi + a] = s
-        j = i
-        while link_table[j, LINK_PARENT] >= 0:
-            # carry the force set one link up: F <- X_j^T F
-            Ej = E[j]
-            rj = r[j]
-            for c in range(n):
-                for k in range(3):
-                    G[k, c] = Ej[0, k] * F[0, c] + Ej[1, k] * F[1, c] + Ej[2, k] * F[2, c]
-                    G[3 + k, c] = Ej[0, k] * F[3, c] + Ej[1, k] * F[4, c] + Ej[2, k] * F[5, c]
-                G[0, c] += rj[1] * G[5, c] - rj[2] * G[4, c]
-                G[1, c] += rj[2] * G[3, c] - rj[0] * G[5, c]
-                G[2, c] += rj[0] * G[4, c] - rj[1] * G[3, c]
-                for k in range(6):
-                    F[k, c] = G[k, c]
-            j = link_table[j, LINK_PARENT]
-            nj = primitive_nv(link_table[j, LINK_TYPE])
-            vj = link_table[j, LINK_V_START]
-            for a in range(nj):
-                for c in range(n):
-                    s = 0.0
-                    for k in range(6):
-                        s += S[j, k, a] * F[k, c]
+            j = i
+            while link_table[j, LINK_PARENT] >= 0:
+                # carry the force one link up: f <- X_j^T f
+                Ej = E[j]
+                rj = r[j]
+                g0 = Ej[0, 0] * f0 + Ej[1, 0] * f1 + Ej[2, 0] * f2
+                g1 = Ej[0, 1] * f0 + Ej[1, 1] * f1 + Ej[2, 1] * f2
+                g2 = Ej[0, 2] * f0 + Ej[1, 2] * f1 + Ej[2, 2] * f2
+                f3, f4, f5 = (Ej[0, 0] * f3 + Ej[1, 0] * f4 + Ej[2, 0] * f5,
+                              Ej[0, 1] * f3 + Ej[1, 1] * f4 + Ej[2, 1] * f5,
+                              Ej[0, 2] * f3 + Ej[1, 2] * f4 + Ej[2, 2] * f5)
+                f0 = g0 + (rj[1] * f5 - rj[2] * f4)
+                f1 = g1 + (rj[2] * f3 - rj[0] * f5)
+                f2 = g2 + (rj[0] * f4 - rj[1] * f3)
+                j = link_table[j, LINK_PARENT]
+                nj = primitive_nv(link_table[j, LINK_TYPE])
+                vj = link_table[j, LINK_V_START]
+                for a in range(nj):
+                    s = (S[j, 0, a] * f0 + S[j, 1, a] * f1 + S[j, 2, a] * f2 + S[j, 3, a] * f3
+                         + S[j, 4, a] * f4 + S[j, 5, a] * f5)
                     M_out[vj + a, vi + c] = s
                     M_out[vi + c, vj + a] = s
     for k in range(nv):

@@ -31,15 +31,13 @@ def link_transforms(link_table, link_axis, R_parent_joint, p_parent_joint, R_joi
             for k in range(3):
                 s += Rpj[a, k] * p_J_work[k]
             r_out[i, a] = s
-        for a in range(3):
-            for b in range(3):
-                s = 0.0
-                for k in range(3):
-                    t = 0.0
-                    for m in range(3):
-                        t += R_J_work[k, m] * Rjc[m, b]
-                    s += Rpj[a, k] * t
-                E_out[i, b, a] = s  # transpose: pose rotation -> coordinate transform
+        # R_J Rjc, one column at a time, then Rpj times it: 54 products instead of 243
+        for b in range(3):
+            t0 = R_J_work[0, 0] * Rjc[0, b] + R_J_work[0, 1] * Rjc[1, b] + R_J_work[0, 2] * Rjc[2, b]
+            t1 = R_J_work[1, 0] * Rjc[0, b] + R_J_work[1, 1] * Rjc[1, b] + R_J_work[1, 2] * Rjc[2, b]
+            t2 = R_J_work[2, 0] * Rjc[0, b] + R_J_work[2, 1] * Rjc[1, b] + R_J_work[2, 2] * Rjc[2, b]
+            for a in range(3):
+                E_out[i, b, a] = Rpj[a, 0] * t0 + Rpj[a, 1] * t1 + Rpj[a, 2] * t2  # transposed
 
 
 @njit(cache=True)

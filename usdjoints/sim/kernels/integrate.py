@@ -19,7 +19,9 @@ from .constraints import (
     POSITION_ITERATIONS, POSITION_TOLERANCE, constraint_error, constraint_row_count,
     constraint_rows, factor_constraints, project_out, solve_factored,
 )
-from .contact import collider_world_poses, detect_contacts, max_contacts, solve_contacts
+from .contact import (
+    bounding_radii, collider_world_poses, detect_contacts, max_contacts, solve_contacts,
+)
 from .contact import SETTING_MARGIN
 from .crba import crba, ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_world_poses
@@ -44,15 +46,14 @@ def allocate_workspace(nlink, nv):
     links6 = np.empty((3, nlink, 6))
     tmp6 = np.empty((3, 6))
     Ic = np.empty((nlink, 6, 6))
-    X66 = np.empty((4, 6, 6))
     M = np.empty((nv, nv))
     vecs = np.empty((6, nv))
-    return E, r, R3, p3, links6, tmp6, Ic, X66, M, vecs
+    return E, r, R3, p3, links6, tmp6, Ic, M, vecs
 
 
 @njit(cache=True)
 def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
-                 armature, gravity, q, qd, h, E, r, R3, p3, links6, tmp6, Ic, X66, M, vecs,
+                 armature, gravity, q, qd, h, E, r, R3, p3, links6, tmp6, Ic, M, vecs,
                  qdd_out):
     """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v); h = 0 gives the explicit map."""
     nv = qd.shape[0]
@@ -65,7 +66,7 @@ def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
         zero[k] = 0.0
     link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, q, R3, p3, E, r)
     rnea(link_table, S, I6, E, r, gravity, qd, zero, links6[0], links6[1], links6[2], tmp6, bias)
-    crba(link_table, S, I6, E, r, armature, Ic, X66[0:2], X66[2:4], M)
+    crba(link_table, S, I6, E, r, armature, Ic, M)
     passive_forces(dof_table, q, qd, M, h, tau, K, D)
     for k in range(nv):
         M[k, k] += h * D[k] + h * h * K[k]
@@ -200,7 +201,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
     nlink = link_table.shape[0]
     nq = q0.shape[0]
     nv = qd0.shape[0]
-    E, r, R3, p3, links6, tmp6, Ic, X66, M, vecs = allocate_workspace(nlink, nv)
+    E, r, R3, p3, links6, tmp6, Ic, M, vecs = allocate_workspace(nlink, nv)
     Rw = np.empty((nlink, 3, 3))
     pw = np.empty((nlink, 3))
     q = q0.copy()
@@ -230,11 +231,13 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
     lam_c = np.empty(3 * contacts)
     target = np.empty(3 * contacts)
     detect_work = np.empty((8, 3))
+    col_radius = np.empty(n_col)
+    bounding_radii(col_type, col_size, col_radius)
     status_out[0] = -1
     status_out[1] = -1
     if rows > 0:
         acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
-                     armature, gravity, q, qd, dt, E, r, R3, p3, links6, tmp6, Ic, X66, M, vecs, qdd)
+                     armature, gravity, q, qd, dt, E, r, R3, p3, links6, tmp6, Ic, M, vecs, qdd)
         enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, dof_parent,
                             dof_table, coupling_dof, coupling_coeff, coupling_offset, loop_type,
                             loop_link, loop_R, loop_p, loop_axis, q, qd, M, E, r, R3, p3, Rw, pw,
@@ -253,7 +256,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
         if integrator == EULER:
             acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent,
                          dof_table, armature, gravity, q, qd, dt, E, r, R3, p3, links6, tmp6, Ic,
-                         X66, M, vecs, qdd)
+                         M, vecs, qdd)
             for k in range(nv):
                 v_start[k] = qd[k]
                 qd[k] += dt * qdd[k]
@@ -269,7 +272,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
                 project_out(G, Y, A, m, qd, lam)
             if contacts > 0:
                 collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
-                n_contacts = detect_contacts(col_type, col_size, Rc, pc, pairs,
+                n_contacts = detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs,
                                              contact_settings[SETTING_MARGIN], detect_work,
                                              pair_of, points, normals, depths)
                 if n_contacts > 0:
@@ -289,7 +292,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
                 configuration_rate(link_table, k_q[4], k_v[4], k_q[stage])
                 acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent,
                              dof_table, armature, gravity, k_q[4], k_v[4], 0.0, E, r, R3, p3,
-                             links6, tmp6, Ic, X66, M, vecs, k_v[stage])
+                             links6, tmp6, Ic, M, vecs, k_v[stage])
                 if rows > 0:
                     # the constrained acceleration (the G-dot v term is left to the projection)
                     link_world_poses(link_table, E, r, Rw, pw)
@@ -308,7 +311,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
                 # contact as an impulse on the finished step: the next step moves q with it
                 acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent,
                              dof_table, armature, gravity, q, qd, 0.0, E, r, R3, p3, links6, tmp6,
-                             Ic, X66, M, vecs, qdd)
+                             Ic, M, vecs, qdd)
                 link_world_poses(link_table, E, r, Rw, pw)
                 m = 0
                 if rows > 0:
@@ -317,7 +320,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
                                         loop_axis, q, Rw, pw, G, c)
                     factor_constraints(dof_parent, M, G, m, Y, A)
                 collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
-                n_contacts = detect_contacts(col_type, col_size, Rc, pc, pairs,
+                n_contacts = detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs,
                                              contact_settings[SETTING_MARGIN], detect_work,
                                              pair_of, points, normals, depths)
                 if n_contacts > 0:
