@@ -74,7 +74,7 @@ def inverse_dynamics(model: ArticulatedModel, q, qd, qdd) -> np.ndarray:
     E, r = _link_transforms(pm, q)
     tau = np.empty(pm.nv)
     rnea(pm.link_table, pm.S, pm.I6, E, r, pm.gravity, qd, qdd, np.empty((nl, 6)),
-         np.empty((nl, 6)), np.empty((nl, 6)), np.empty((3, 6)), tau)
+         np.empty((nl, 6)), np.empty((nl, 6)), tau)
     return tau + pm.armature * qdd
 
 

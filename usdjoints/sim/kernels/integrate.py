@@ -44,16 +44,15 @@ def allocate_workspace(nlink, nv):
     R3 = np.empty((3, 3))
     p3 = np.empty(3)
     links6 = np.empty((3, nlink, 6))
-    tmp6 = np.empty((3, 6))
     Ic = np.empty((nlink, 6, 6))
     M = np.empty((nv, nv))
     vecs = np.empty((6, nv))
-    return E, r, R3, p3, links6, tmp6, Ic, M, vecs
+    return E, r, R3, p3, links6, Ic, M, vecs
 
 
 @njit(cache=True)
 def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
-                 armature, gravity, q, qd, h, E, r, R3, p3, links6, tmp6, Ic, M, vecs,
+                 armature, gravity, q, qd, h, E, r, R3, p3, links6, Ic, M, vecs,
                  qdd_out):
     """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v); h = 0 gives the explicit map."""
     nv = qd.shape[0]
@@ -65,7 +64,7 @@ def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
     for k in range(nv):
         zero[k] = 0.0
     link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, q, R3, p3, E, r)
-    rnea(link_table, S, I6, E, r, gravity, qd, zero, links6[0], links6[1], links6[2], tmp6, bias)
+    rnea(link_table, S, I6, E, r, gravity, qd, zero, links6[0], links6[1], links6[2], bias)
     crba(link_table, S, I6, E, r, armature, Ic, M)
     passive_forces(dof_table, q, qd, M, h, tau, K, D)
     for k in range(nv):
@@ -201,7 +200,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
     nlink = link_table.shape[0]
     nq = q0.shape[0]
     nv = qd0.shape[0]
-    E, r, R3, p3, links6, tmp6, Ic, M, vecs = allocate_workspace(nlink, nv)
+    E, r, R3, p3, links6, Ic, M, vecs = allocate_workspace(nlink, nv)
     Rw = np.empty((nlink, 3, 3))
     pw = np.empty((nlink, 3))
     q = q0.copy()
@@ -237,7 +236,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
     status_out[1] = -1
     if rows > 0:
         acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
-                     armature, gravity, q, qd, dt, E, r, R3, p3, links6, tmp6, Ic, M, vecs, qdd)
+                     armature, gravity, q, qd, dt, E, r, R3, p3, links6, Ic, M, vecs, qdd)
         enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, dof_parent,
                             dof_table, coupling_dof, coupling_coeff, coupling_offset, loop_type,
                             loop_link, loop_R, loop_p, loop_axis, q, qd, M, E, r, R3, p3, Rw, pw,
@@ -255,7 +254,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
             break
         if integrator == EULER:
             acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent,
-                         dof_table, armature, gravity, q, qd, dt, E, r, R3, p3, links6, tmp6, Ic,
+                         dof_table, armature, gravity, q, qd, dt, E, r, R3, p3, links6, Ic,
                          M, vecs, qdd)
             for k in range(nv):
                 v_start[k] = qd[k]
@@ -292,7 +291,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
                 configuration_rate(link_table, k_q[4], k_v[4], k_q[stage])
                 acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent,
                              dof_table, armature, gravity, k_q[4], k_v[4], 0.0, E, r, R3, p3,
-                             links6, tmp6, Ic, M, vecs, k_v[stage])
+                             links6, Ic, M, vecs, k_v[stage])
                 if rows > 0:
                     # the constrained acceleration (the G-dot v term is left to the projection)
                     link_world_poses(link_table, E, r, Rw, pw)
@@ -310,7 +309,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
             if contacts > 0:
                 # contact as an impulse on the finished step: the next step moves q with it
                 acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent,
-                             dof_table, armature, gravity, q, qd, 0.0, E, r, R3, p3, links6, tmp6,
+                             dof_table, armature, gravity, q, qd, 0.0, E, r, R3, p3, links6,
                              Ic, M, vecs, qdd)
                 link_world_poses(link_table, E, r, Rw, pw)
                 m = 0

@@ -5,65 +5,99 @@ from numba import njit
 
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
-from .spatial import cross_force, cross_motion, force_transform_transpose, mat6_vec, motion_transform
+from .spatial import motion_transform_values, rigid_inertia_times
 
 
 @njit(cache=True)
-def rnea(link_table, S, I6, E, r, gravity, qd, qdd, v_work, a_work, f_work, tmp_work, tau_out):
+def rnea(link_table, S, I6, E, r, gravity, qd, qdd, v_work, a_work, f_work, tau_out):
     """tau_out [nv] = M(q) qdd + C(q, qd) qd + g(q), without armature.
 
     E, r: link transforms from fk.link_transforms; S [nlink,6,6] motion subspaces and I6
-    [nlink,6,6] spatial inertias in link coordinates; gravity [3] [m/s^2] in world coordinates.
-    Scratch: v_work, a_work, f_work [nlink,6], tmp_work [3,6].
+    [nlink,6,6] rigid-body spatial inertias in link coordinates; gravity [3] [m/s^2] in world
+    coordinates. Scratch: v_work, a_work, f_work [nlink,6]. Each link's vectors are six
+    scalars while they are formed, stored once for its children and the backward pass.
     """
     nlink = link_table.shape[0]
-    a_world = tmp_work[0]
-    vJ = tmp_work[1]
-    t = tmp_work[2]
-    for k in range(3):
-        a_world[k] = 0.0
-        a_world[3 + k] = -gravity[k]  # gravity as a fictitious upward acceleration of the world
     for i in range(nlink):
         parent = link_table[i, LINK_PARENT]
         n = primitive_nv(link_table[i, LINK_TYPE])
         v0 = link_table[i, LINK_V_START]
-        for k in range(6):
-            s_v = 0.0
-            s_a = 0.0
-            for c in range(n):
-                s_v += S[i, k, c] * qd[v0 + c]
-                s_a += S[i, k, c] * qdd[v0 + c]
-            vJ[k] = s_v
-            a_work[i, k] = s_a
+        j0 = j1 = j2 = j3 = j4 = j5 = 0.0  # joint velocity S qd
+        b0 = b1 = b2 = b3 = b4 = b5 = 0.0  # joint acceleration S qdd
+        for c in range(n):
+            w, x = qd[v0 + c], qdd[v0 + c]
+            j0 += S[i, 0, c] * w
+            j1 += S[i, 1, c] * w
+            j2 += S[i, 2, c] * w
+            j3 += S[i, 3, c] * w
+            j4 += S[i, 4, c] * w
+            j5 += S[i, 5, c] * w
+            b0 += S[i, 0, c] * x
+            b1 += S[i, 1, c] * x
+            b2 += S[i, 2, c] * x
+            b3 += S[i, 3, c] * x
+            b4 += S[i, 4, c] * x
+            b5 += S[i, 5, c] * x
         if parent < 0:
-            for k in range(6):
-                v_work[i, k] = vJ[k]
-            motion_transform(E[i], r[i], a_world, t)
+            v_0, v_1, v_2, v_3, v_4, v_5 = j0, j1, j2, j3, j4, j5
+            # gravity as a fictitious upward acceleration of the world
+            a_0, a_1, a_2, a_3, a_4, a_5 = motion_transform_values(
+                E[i], r[i], 0.0, 0.0, 0.0, -gravity[0], -gravity[1], -gravity[2])
         else:
-            motion_transform(E[i], r[i], v_work[parent], t)
-            for k in range(6):
-                v_work[i, k] = t[k] + vJ[k]
-            motion_transform(E[i], r[i], a_work[parent], t)
-        for k in range(6):
-            a_work[i, k] += t[k]
-        cross_motion(v_work[i], vJ, t)
-        for k in range(6):
-            a_work[i, k] += t[k]
-        mat6_vec(I6[i], a_work[i], f_work[i])
-        mat6_vec(I6[i], v_work[i], vJ)
-        cross_force(v_work[i], vJ, t)
-        for k in range(6):
-            f_work[i, k] += t[k]
+            vp = v_work[parent]
+            ap = a_work[parent]
+            v_0, v_1, v_2, v_3, v_4, v_5 = motion_transform_values(
+                E[i], r[i], vp[0], vp[1], vp[2], vp[3], vp[4], vp[5])
+            v_0 += j0
+            v_1 += j1
+            v_2 += j2
+            v_3 += j3
+            v_4 += j4
+            v_5 += j5
+            a_0, a_1, a_2, a_3, a_4, a_5 = motion_transform_values(
+                E[i], r[i], ap[0], ap[1], ap[2], ap[3], ap[4], ap[5])
+        # a = X a_parent + S qdd + v x (S qd)
+        a_0 += b0 + (v_1 * j2 - v_2 * j1)
+        a_1 += b1 + (v_2 * j0 - v_0 * j2)
+        a_2 += b2 + (v_0 * j1 - v_1 * j0)
+        a_3 += b3 + (v_1 * j5 - v_2 * j4 + v_4 * j2 - v_5 * j1)
+        a_4 += b4 + (v_2 * j3 - v_0 * j5 + v_5 * j0 - v_3 * j2)
+        a_5 += b5 + (v_0 * j4 - v_1 * j3 + v_3 * j1 - v_4 * j0)
+        # f = I a + v x* (I v)
+        f_0, f_1, f_2, f_3, f_4, f_5 = rigid_inertia_times(I6[i], a_0, a_1, a_2, a_3, a_4, a_5)
+        p0, p1, p2, p3, p4, p5 = rigid_inertia_times(I6[i], v_0, v_1, v_2, v_3, v_4, v_5)
+        f_0 += v_1 * p2 - v_2 * p1 + v_4 * p5 - v_5 * p4
+        f_1 += v_2 * p0 - v_0 * p2 + v_5 * p3 - v_3 * p5
+        f_2 += v_0 * p1 - v_1 * p0 + v_3 * p4 - v_4 * p3
+        f_3 += v_1 * p5 - v_2 * p4
+        f_4 += v_2 * p3 - v_0 * p5
+        f_5 += v_0 * p4 - v_1 * p3
+        v_work[i, 0], v_work[i, 1], v_work[i, 2] = v_0, v_1, v_2
+        v_work[i, 3], v_work[i, 4], v_work[i, 5] = v_3, v_4, v_5
+        a_work[i, 0], a_work[i, 1], a_work[i, 2] = a_0, a_1, a_2
+        a_work[i, 3], a_work[i, 4], a_work[i, 5] = a_3, a_4, a_5
+        f_work[i, 0], f_work[i, 1], f_work[i, 2] = f_0, f_1, f_2
+        f_work[i, 3], f_work[i, 4], f_work[i, 5] = f_3, f_4, f_5
     for i in range(nlink - 1, -1, -1):
         parent = link_table[i, LINK_PARENT]
         n = primitive_nv(link_table[i, LINK_TYPE])
         v0 = link_table[i, LINK_V_START]
+        f = f_work[i]
+        f0, f1, f2, f3, f4, f5 = f[0], f[1], f[2], f[3], f[4], f[5]
         for c in range(n):
-            s = 0.0
-            for k in range(6):
-                s += S[i, k, c] * f_work[i, k]
-            tau_out[v0 + c] = s
+            tau_out[v0 + c] = (S[i, 0, c] * f0 + S[i, 1, c] * f1 + S[i, 2, c] * f2
+                               + S[i, 3, c] * f3 + S[i, 4, c] * f4 + S[i, 5, c] * f5)
         if parent >= 0:
-            force_transform_transpose(E[i], r[i], f_work[i], t)
-            for k in range(6):
-                f_work[parent, k] += t[k]
+            # f_parent += X^T f
+            Ei = E[i]
+            ri = r[i]
+            l0 = Ei[0, 0] * f3 + Ei[1, 0] * f4 + Ei[2, 0] * f5
+            l1 = Ei[0, 1] * f3 + Ei[1, 1] * f4 + Ei[2, 1] * f5
+            l2 = Ei[0, 2] * f3 + Ei[1, 2] * f4 + Ei[2, 2] * f5
+            fp = f_work[parent]
+            fp[0] += Ei[0, 0] * f0 + Ei[1, 0] * f1 + Ei[2, 0] * f2 + (ri[1] * l2 - ri[2] * l1)
+            fp[1] += Ei[0, 1] * f0 + Ei[1, 1] * f1 + Ei[2, 1] * f2 + (ri[2] * l0 - ri[0] * l2)
+            fp[2] += Ei[0, 2] * f0 + Ei[1, 2] * f1 + Ei[2, 2] * f2 + (ri[0] * l1 - ri[1] * l0)
+            fp[3] += l0
+            fp[4] += l1
+            fp[5] += l2

@@ -22,6 +22,34 @@ def motion_transform(E, r, m, out):
 
 
 @njit(cache=True)
+def motion_transform_values(E, r, m0, m1, m2, m3, m4, m5):
+    """X m as six scalars (kept in registers by the caller, unlike an array round trip)."""
+    vx = m3 - (r[1] * m2 - r[2] * m1)
+    vy = m4 - (r[2] * m0 - r[0] * m2)
+    vz = m5 - (r[0] * m1 - r[1] * m0)
+    return (E[0, 0] * m0 + E[0, 1] * m1 + E[0, 2] * m2,
+            E[1, 0] * m0 + E[1, 1] * m1 + E[1, 2] * m2,
+            E[2, 0] * m0 + E[2, 1] * m1 + E[2, 2] * m2,
+            E[0, 0] * vx + E[0, 1] * vy + E[0, 2] * vz,
+            E[1, 0] * vx + E[1, 1] * vy + E[1, 2] * vz,
+            E[2, 0] * vx + E[2, 1] * vy + E[2, 2] * vz)
+
+
+@njit(cache=True)
+def rigid_inertia_times(I, x0, x1, x2, x3, x4, x5):
+    """I x as six scalars for a rigid-body inertia I = [[Ibar, hx], [hx^T, m 1]]:
+    (Ibar w + h x v, m v - h x w) with x = (w, v)."""
+    m = I[3, 3]
+    h0, h1, h2 = I[2, 4], I[0, 5], I[1, 3]
+    return (I[0, 0] * x0 + I[0, 1] * x1 + I[0, 2] * x2 + (h1 * x5 - h2 * x4),
+            I[1, 0] * x0 + I[1, 1] * x1 + I[1, 2] * x2 + (h2 * x3 - h0 * x5),
+            I[2, 0] * x0 + I[2, 1] * x1 + I[2, 2] * x2 + (h0 * x4 - h1 * x3),
+            m * x3 - (h1 * x2 - h2 * x1),
+            m * x4 - (h2 * x0 - h0 * x2),
+            m * x5 - (h0 * x1 - h1 * x0))
+
+
+@njit(cache=True)
 def force_transform_transpose(E, r, f, out):
     """out = X^T f: a force in b-coordinates re-expressed in a-coordinates (no aliasing)."""
     for k in range(3):

@@ -47,7 +47,6 @@ def rnea_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, gravity, q
     v_w = np.empty((nl, 6))
     a_w = np.empty((nl, 6))
     f_w = np.empty((nl, 6))
-    tmp = np.empty((3, 6))
     for _ in range(n_calls):
         link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, q, R3, p3, E, r)
-        rnea(link_table, S, I6, E, r, gravity, qd, qdd, v_w, a_w, f_w, tmp, tau_out)
+        rnea(link_table, S, I6, E, r, gravity, qd, qdd, v_w, a_w, f_w, tau_out)
