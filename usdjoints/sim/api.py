@@ -110,7 +110,7 @@ def forward_dynamics(model: ArticulatedModel, q, qd, tau, *, constrained: bool =
     qdd = np.empty(pm.nv)
     aba(pm.link_table, pm.S, pm.I6, E, r, pm.armature, pm.gravity, qd, tau, np.empty((nl, 6)),
         np.empty((nl, 6)), np.empty((nl, 6)), np.empty((nl, 6, 6)), np.empty((nl, 6, 6)),
-        np.empty((nl, 6, 6)), np.empty(pm.nv), np.empty((3, 6, 6)), np.empty((3, 6)), qdd)
+        np.empty((nl, 6, 6)), np.empty(pm.nv), np.empty((6, 12)), qdd)
     if constrained:
         G, _ = constraint_jacobian(model, q)
         if G.shape[0]:

@@ -6,7 +6,6 @@ here; every function writes into its last argument and allocates nothing.
 """
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 
@@ -62,59 +61,119 @@ def force_transform_transpose(E, r, f, out):
 
 
 @njit(cache=True)
-def _rotate_block(E, I, row, col, work, out_row, out_col):
-    """work[out_row:+3, out_col:+3] = E^T B E for the 3x3 block B = I[row:+3, col:+3]; work's
-    rows 3..5, columns 0..2 hold the intermediate B E (the out block must be elsewhere)."""
-    for a in range(3):
-        for b in range(3):
-            work[3 + a, b] = I[row + a, col] * E[0, b] + I[row + a, col + 1] * E[1, b] + I[row + a, col + 2] * E[2, b]
-    for a in range(3):
-        for b in range(3):
-            work[out_row + a, out_col + b] = E[0, a] * work[3, b] + E[1, a] * work[4, b] + E[2, a] * work[5, b]
+def _rotated_block(E, I, row, col):
+    """E^T B E for the 3x3 block B = I[row:row+3, col:col+3], as nine scalars (row-major)."""
+    b00, b01, b02 = I[row + 0, col], I[row + 0, col + 1], I[row + 0, col + 2]
+    b10, b11, b12 = I[row + 1, col], I[row + 1, col + 1], I[row + 1, col + 2]
+    b20, b21, b22 = I[row + 2, col], I[row + 2, col + 1], I[row + 2, col + 2]
+    t00 = b00 * E[0, 0] + b01 * E[1, 0] + b02 * E[2, 0]
+    t01 = b00 * E[0, 1] + b01 * E[1, 1] + b02 * E[2, 1]
+    t02 = b00 * E[0, 2] + b01 * E[1, 2] + b02 * E[2, 2]
+    t10 = b10 * E[0, 0] + b11 * E[1, 0] + b12 * E[2, 0]
+    t11 = b10 * E[0, 1] + b11 * E[1, 1] + b12 * E[2, 1]
+    t12 = b10 * E[0, 2] + b11 * E[1, 2] + b12 * E[2, 2]
+    t20 = b20 * E[0, 0] + b21 * E[1, 0] + b22 * E[2, 0]
+    t21 = b20 * E[0, 1] + b21 * E[1, 1] + b22 * E[2, 1]
+    t22 = b20 * E[0, 2] + b21 * E[1, 2] + b22 * E[2, 2]
+    return (E[0, 0] * t00 + E[1, 0] * t10 + E[2, 0] * t20,
+            E[0, 0] * t01 + E[1, 0] * t11 + E[2, 0] * t21,
+            E[0, 0] * t02 + E[1, 0] * t12 + E[2, 0] * t22,
+            E[0, 1] * t00 + E[1, 1] * t10 + E[2, 1] * t20,
+            E[0, 1] * t01 + E[1, 1] * t11 + E[2, 1] * t21,
+            E[0, 1] * t02 + E[1, 1] * t12 + E[2, 1] * t22,
+            E[0, 2] * t00 + E[1, 2] * t10 + E[2, 2] * t20,
+            E[0, 2] * t01 + E[1, 2] * t11 + E[2, 2] * t21,
+            E[0, 2] * t02 + E[1, 2] * t12 + E[2, 2] * t22)
 
 
 @njit(cache=True)
-def congruence_add(E, r, I, work, out):
-    """out += X^T I X for the motion transform X of (E, r) and a symmetric 6x6 I (work: 6x6
-    scratch): the inertia I, held in b-coordinates, re-expressed in a-coordinates.
+def congruence_add(E, r, I, out):
+    """out += X^T I X for the motion transform X of (E, r) and a symmetric 6x6 I: the inertia
+    I, held in b-coordinates, re-expressed in a-coordinates.
 
-    With X = diag(E, E) [[1, 0], [-rx, 1]], the rotated blocks A, B, C of E^T-rotated I give
-    [[A - B rx + rx B^T - rx C rx, B + rx C], [(B + rx C)^T, C]]: 3x3 products only, so it costs
-    a third of the dense 6x6 congruence.
+    With X = diag(E, E) [[1, 0], [-rx, 1]] and A, B, C the blocks of I rotated by E, the result
+    is [[A - Z - Z^T, B + Q], [(B + Q)^T, C]] with Q = rx C and Z = (B + Q / 2) rx: 3x3 products
+    on scalars, a third of the work of the dense 6x6 congruence and no memory round trips.
     """
-    _rotate_block(E, I, 3, 3, work, 0, 3)          # C into the top-right block for now
-    for a in range(3):
-        for b in range(3):
-            out[3 + a, 3 + b] += work[a, 3 + b]
-    for a in range(3):                              # rx C -> rows 3..5, columns 3..5
-        a1 = (a + 1) % 3
-        a2 = (a + 2) % 3
-        for b in range(3):
-            work[3 + a, 3 + b] = r[a1] * work[a2, 3 + b] - r[a2] * work[a1, 3 + b]
-    # rx C rx is symmetric; the top-left gets -(rx C rx), kept in rows 0..2, columns 3..5
-    for a in range(3):
-        for b in range(3):
-            b1 = (b + 1) % 3
-            b2 = (b + 2) % 3
-            work[a, 3 + b] = work[3 + a, 3 + b1] * r[b2] - work[3 + a, 3 + b2] * r[b1]
-    for a in range(3):
-        for b in range(3):
-            out[a, b] -= work[a, 3 + b]
-    _rotate_block(E, I, 0, 3, work, 0, 3)           # B (C's top-right copy is no longer needed)
-    for a in range(3):
-        for b in range(3):
-            t = work[a, 3 + b] + work[3 + a, 3 + b]  # B + rx C
-            out[a, 3 + b] += t
-            out[3 + b, a] += t
-    for a in range(3):                              # B rx -> rows 3..5, columns 3..5
-        for b in range(3):
-            b1 = (b + 1) % 3
-            b2 = (b + 2) % 3
-            work[3 + a, 3 + b] = work[a, 3 + b1] * r[b2] - work[a, 3 + b2] * r[b1]
-    _rotate_block(E, I, 0, 0, work, 0, 0)           # A
-    for a in range(3):
-        for b in range(3):
-            out[a, b] += work[a, b] - work[3 + a, 3 + b] - work[3 + b, 3 + a]
+    a00, a01, a02, a10, a11, a12, a20, a21, a22 = _rotated_block(E, I, 0, 0)
+    b00, b01, b02, b10, b11, b12, b20, b21, b22 = _rotated_block(E, I, 0, 3)
+    c00, c01, c02, c10, c11, c12, c20, c21, c22 = _rotated_block(E, I, 3, 3)
+    r0, r1, r2 = r[0], r[1], r[2]
+    q00 = r1 * c20 - r2 * c10
+    q01 = r1 * c21 - r2 * c11
+    q02 = r1 * c22 - r2 * c12
+    q10 = r2 * c00 - r0 * c20
+    q11 = r2 * c01 - r0 * c21
+    q12 = r2 * c02 - r0 * c22
+    q20 = r0 * c10 - r1 * c00
+    q21 = r0 * c11 - r1 * c01
+    q22 = r0 * c12 - r1 * c02
+    y00 = b00 + 0.5 * q00
+    y01 = b01 + 0.5 * q01
+    y02 = b02 + 0.5 * q02
+    y10 = b10 + 0.5 * q10
+    y11 = b11 + 0.5 * q11
+    y12 = b12 + 0.5 * q12
+    y20 = b20 + 0.5 * q20
+    y21 = b21 + 0.5 * q21
+    y22 = b22 + 0.5 * q22
+    z00 = y01 * r2 - y02 * r1
+    z01 = y02 * r0 - y00 * r2
+    z02 = y00 * r1 - y01 * r0
+    z10 = y11 * r2 - y12 * r1
+    z11 = y12 * r0 - y10 * r2
+    z12 = y10 * r1 - y11 * r0
+    z20 = y21 * r2 - y22 * r1
+    z21 = y22 * r0 - y20 * r2
+    z22 = y20 * r1 - y21 * r0
+    out[0, 0] += a00 - 2.0 * z00
+    s = a01 - z01 - z10
+    out[0, 1] += s
+    out[1, 0] += s
+    s = a02 - z02 - z20
+    out[0, 2] += s
+    out[2, 0] += s
+    out[1, 1] += a11 - 2.0 * z11
+    s = a12 - z12 - z21
+    out[1, 2] += s
+    out[2, 1] += s
+    out[2, 2] += a22 - 2.0 * z22
+    s = b00 + q00
+    out[0, 3] += s
+    out[3, 0] += s
+    s = b01 + q01
+    out[0, 4] += s
+    out[4, 0] += s
+    s = b02 + q02
+    out[0, 5] += s
+    out[5, 0] += s
+    s = b10 + q10
+    out[1, 3] += s
+    out[3, 1] += s
+    s = b11 + q11
+    out[1, 4] += s
+    out[4, 1] += s
+    s = b12 + q12
+    out[1, 5] += s
+    out[5, 1] += s
+    s = b20 + q20
+    out[2, 3] += s
+    out[3, 2] += s
+    s = b21 + q21
+    out[2, 4] += s
+    out[4, 2] += s
+    s = b22 + q22
+    out[2, 5] += s
+    out[5, 2] += s
+    out[3, 3] += c00
+    out[3, 4] += c01
+    out[3, 5] += c02
+    out[4, 3] += c10
+    out[4, 4] += c11
+    out[4, 5] += c12
+    out[5, 3] += c20
+    out[5, 4] += c21
+    out[5, 5] += c22
 
 
 @njit(cache=True)
@@ -206,12 +265,12 @@ def mat6_vec(A, x, out):
 
 
 @njit(cache=True)
-def small_inverse(A, n, out):
-    """out[:n, :n] = inverse of the symmetric positive-definite A[:n, :n] by Gauss-Jordan."""
+def small_inverse(A, n, work):
+    """In place, A[:n, :n] <- its inverse (symmetric positive-definite, by Gauss-Jordan);
+    work [6, 12] is scratch."""
     if n == 1:
-        out[0, 0] = 1.0 / A[0, 0]
+        A[0, 0] = 1.0 / A[0, 0]
         return
-    work = np.empty((6, 12))
     for a in range(n):
         for b in range(n):
             work[a, b] = A[a, b]
@@ -228,4 +287,4 @@ def small_inverse(A, n, out):
                         work[a, b] -= factor * work[c, b]
     for a in range(n):
         for b in range(n):
-            out[a, b] = work[a, n + b]
+            A[a, b] = work[a, n + b]

@@ -28,12 +28,11 @@ def aba_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, armature, g
     U_w = np.empty((nl, 6, 6))
     Dinv_w = np.empty((nl, 6, 6))
     u_w = np.empty(nv)
-    X_w = np.empty((3, 6, 6))
-    tmp = np.empty((3, 6))
+    inverse_w = np.empty((6, 12))
     for _ in range(n_calls):
         link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, q, R3, p3, E, r)
         aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_w, c_w, pA_w, IA_w, U_w,
-            Dinv_w, u_w, X_w, tmp, qdd_out)
+            Dinv_w, u_w, inverse_w, qdd_out)
 
 
 @njit(cache=True)
