@@ -1,10 +1,12 @@
 """Forward kinematics: link transforms from q, then world poses of links and bodies."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
-from .jcalc import joint_motion_pose, rotation_to_quat
+from .jcalc import REVOLUTE, joint_motion_pose, rotation_to_quat
 from .layout import LINK_PARENT, LINK_Q_START, LINK_TYPE
 
 
@@ -12,14 +14,37 @@ from .layout import LINK_PARENT, LINK_Q_START, LINK_TYPE
 def link_transforms(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
                     p_joint_child, q, R_J_work, p_J_work, E_out, r_out):
     """Per link, the parent-to-link coordinate transform (E_out [nlink,3,3], r_out [nlink,3]):
-    E rotates parent coordinates into link coordinates, r is the link origin in the parent [m]."""
+    E rotates parent coordinates into link coordinates, r is the link origin in the parent [m].
+    Revolute links (the common case) take a scalar path."""
     nlink = link_table.shape[0]
     for i in range(nlink):
-        joint_motion_pose(link_table[i, LINK_TYPE], link_axis[i], q, link_table[i, LINK_Q_START],
-                          R_J_work, p_J_work)
+        kind = link_table[i, LINK_TYPE]
         Rpj = R_parent_joint[i]
         Rjc = R_joint_child[i]
         pjc = p_joint_child[i]
+        if kind == REVOLUTE:
+            # Rodrigues' R_J held in scalars, never stored
+            angle = q[link_table[i, LINK_Q_START]]
+            c = math.cos(angle)
+            s = math.sin(angle)
+            t = 1.0 - c
+            x, y, z = link_axis[i, 0], link_axis[i, 1], link_axis[i, 2]
+            j00, j01, j02 = t * x * x + c, t * x * y - s * z, t * x * z + s * y
+            j10, j11, j12 = t * x * y + s * z, t * y * y + c, t * y * z - s * x
+            j20, j21, j22 = t * x * z - s * y, t * y * z + s * x, t * z * z + c
+            u0 = j00 * pjc[0] + j01 * pjc[1] + j02 * pjc[2]
+            u1 = j10 * pjc[0] + j11 * pjc[1] + j12 * pjc[2]
+            u2 = j20 * pjc[0] + j21 * pjc[1] + j22 * pjc[2]
+            for a in range(3):
+                r_out[i, a] = p_parent_joint[i, a] + Rpj[a, 0] * u0 + Rpj[a, 1] * u1 + Rpj[a, 2] * u2
+            for b in range(3):
+                t0 = j00 * Rjc[0, b] + j01 * Rjc[1, b] + j02 * Rjc[2, b]
+                t1 = j10 * Rjc[0, b] + j11 * Rjc[1, b] + j12 * Rjc[2, b]
+                t2 = j20 * Rjc[0, b] + j21 * Rjc[1, b] + j22 * Rjc[2, b]
+                for a in range(3):
+                    E_out[i, b, a] = Rpj[a, 0] * t0 + Rpj[a, 1] * t1 + Rpj[a, 2] * t2
+            continue
+        joint_motion_pose(kind, link_axis[i], q, link_table[i, LINK_Q_START], R_J_work, p_J_work)
         # pose of the link in its parent: T_pj * T_J * T_jc
         for a in range(3):
             t = p_J_work[a]
