@@ -97,7 +97,10 @@ def aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_
             u_work[v0 + a] = tau[v0 + a] - (S[i, 0, a] * pA[0] + S[i, 1, a] * pA[1]
                                             + S[i, 2, a] * pA[2] + S[i, 3, a] * pA[3]
                                             + S[i, 4, a] * pA[4] + S[i, 5, a] * pA[5])
-        small_inverse(Dinv, n, inverse_work)  # D was formed in Dinv's slot
+        if n == 1:  # D was formed in Dinv's slot
+            Dinv[0, 0] = 1.0 / Dinv[0, 0]
+        else:
+            small_inverse(Dinv, n, inverse_work)
         if parent < 0:
             continue
         # Ia = IA - U Dinv U^T;  pa = pA + Ia c + U Dinv u

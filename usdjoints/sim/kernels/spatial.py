@@ -20,7 +20,7 @@ def motion_transform(E, r, m, out):
         out[3 + k] = E[k, 0] * vx + E[k, 1] * vy + E[k, 2] * vz
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def motion_transform_values(E, r, m0, m1, m2, m3, m4, m5):
     """X m as six scalars (kept in registers by the caller, unlike an array round trip)."""
     vx = m3 - (r[1] * m2 - r[2] * m1)
@@ -34,7 +34,7 @@ def motion_transform_values(E, r, m0, m1, m2, m3, m4, m5):
             E[2, 0] * vx + E[2, 1] * vy + E[2, 2] * vz)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def rigid_inertia_times(I, x0, x1, x2, x3, x4, x5):
     """I x as six scalars for a rigid-body inertia I = [[Ibar, hx], [hx^T, m 1]]:
     (Ibar w + h x v, m v - h x w) with x = (w, v)."""
@@ -60,7 +60,7 @@ def force_transform_transpose(E, r, f, out):
     out[2] += r[0] * fy - r[1] * fx
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _rotated_block(E, I, row, col):
     """E^T B E for the 3x3 block B = I[row:row+3, col:col+3], as nine scalars (row-major)."""
     b00, b01, b02 = I[row + 0, col], I[row + 0, col + 1], I[row + 0, col + 2]
@@ -86,7 +86,7 @@ def _rotated_block(E, I, row, col):
             E[0, 2] * t02 + E[1, 2] * t12 + E[2, 2] * t22)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def congruence_add(E, r, I, out):
     """out += X^T I X for the motion transform X of (E, r) and a symmetric 6x6 I: the inertia
     I, held in b-coordinates, re-expressed in a-coordinates.
