@@ -2,9 +2,11 @@
 
 1. Single-robot ABA kernel against pinocchio's aba (same float64 tree; target ours/pin <= 0.6).
 2. 4,096 environments of the Franka panda arm (example-robot-data URDF -> usdjoints convert ->
-   a layer adding a position drive on every joint -> load_model; limits and drives active),
-   env-steps/s against mujoco.rollout with 2 threads on the same URDF (meshes stripped, a
-   position actuator with the same gains on every joint, contacts off; target ours/mujoco >= 3).
+   a layer adding a position drive on every joint -> load_model(contact=False); limits and
+   drives active), env-steps/s against mujoco.rollout with 2 threads on the same URDF (meshes
+   stripped, a position actuator with the same gains on every joint, contacts off; target
+   ours/mujoco >= 3). Contact is off on both sides: the converted panda's finger box colliders
+   would cost us a pair test every step that MuJoCo's side does not pay.
 3. Cold and warm start of `usdjoints simulate` on that stage (cold: NUMBA_CACHE_DIR is an empty
    temporary folder, so every kernel compiles; warm: the same folder, filled by the cold run).
 
@@ -87,7 +89,7 @@ def bench_ours(stage_path: Path, n_envs: int, n_steps: int, threads: int) -> tup
     from usdjoints.model.build import load_model
     from usdjoints.sim import api
 
-    model = load_model(stage_path)
+    model = load_model(stage_path, contact=False)  # as MuJoCo's side: flag contact disable
     assert np.isfinite(model.dof_lower).all() and (model.dof_drive_type > 0).all()
     rng = np.random.default_rng(0)
     q0 = model.dof_lower + rng.random((n_envs, model.nv)) * (model.dof_upper - model.dof_lower)
@@ -191,7 +193,8 @@ def main():
         urdf = panda_urdf(folder)
         stage_path, targets = panda_stage(urdf, folder)
         print(f"\n== 2. {args.envs} envs x {args.steps} steps of the panda ({len(targets)} driven, "
-              f"limited joints), dt = {DT:g} s, {args.threads} threads each")
+              f"limited joints), dt = {DT:g} s, {args.threads} threads each, "
+              f"contact off on both sides")
         ours, (model, tr) = bench_ours(stage_path, args.envs, args.steps, args.threads)
         theirs = bench_mujoco(urdf, targets, args.envs, args.steps, args.threads)
         print(f"usdjoints simulate (euler): {ours / 1e6:.3f} M env-steps/s   mujoco.rollout: "
