@@ -5,14 +5,15 @@ from numba import njit
 
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
-from .spatial import rigid_inertia_add
+from .spatial import rigid_inertia_add, rigid_inertia_times
 
 
 @njit(cache=True)
 def crba(link_table, S, I6, E, r, armature, Ic_work, M_out):
     """M_out [nv, nv] = joint-space mass matrix plus diag(armature) [kg m^2 | kg].
 
-    Scratch: Ic_work [nlink,6,6] (the composite inertias).
+    Scratch: Ic_work [nlink,6,6] (the composite inertias, rigid-body form: only the entries
+    holding Ibar, m and h are formed).
     """
     nlink = link_table.shape[0]
     nv = M_out.shape[0]
@@ -20,9 +21,14 @@ def crba(link_table, S, I6, E, r, armature, Ic_work, M_out):
         for b in range(nv):
             M_out[a, b] = 0.0
     for i in range(nlink):
-        for a in range(6):
-            for b in range(6):
+        # only the entries the rigid-body form reads (Ibar, m, h): the rest is never read
+        for a in range(3):
+            for b in range(3):
                 Ic_work[i, a, b] = I6[i, a, b]
+        Ic_work[i, 3, 3] = I6[i, 3, 3]
+        Ic_work[i, 2, 4] = I6[i, 2, 4]
+        Ic_work[i, 0, 5] = I6[i, 0, 5]
+        Ic_work[i, 1, 3] = I6[i, 1, 3]
     for i in range(nlink - 1, -1, -1):
         parent = link_table[i, LINK_PARENT]
         if parent >= 0:
@@ -33,12 +39,8 @@ def crba(link_table, S, I6, E, r, armature, Ic_work, M_out):
         Ic = Ic_work[i]
         for c in range(n):
             # the force f = Ic S[:, c], held in scalars while it is carried to the root
-            f0 = Ic[0, 0] * S[i, 0, c] + Ic[0, 1] * S[i, 1, c] + Ic[0, 2] * S[i, 2, c] + Ic[0, 3] * S[i, 3, c] + Ic[0, 4] * S[i, 4, c] + Ic[0, 5] * S[i, 5, c]
-            f1 = Ic[1, 0] * S[i, 0, c] + Ic[1, 1] * S[i, 1, c] + Ic[1, 2] * S[i, 2, c] + Ic[1, 3] * S[i, 3, c] + Ic[1, 4] * S[i, 4, c] + Ic[1, 5] * S[i, 5, c]
-            f2 = Ic[2, 0] * S[i, 0, c] + Ic[2, 1] * S[i, 1, c] + Ic[2, 2] * S[i, 2, c] + Ic[2, 3] * S[i, 3, c] + Ic[2, 4] * S[i, 4, c] + Ic[2, 5] * S[i, 5, c]
-            f3 = Ic[3, 0] * S[i, 0, c] + Ic[3, 1] * S[i, 1, c] + Ic[3, 2] * S[i, 2, c] + Ic[3, 3] * S[i, 3, c] + Ic[3, 4] * S[i, 4, c] + Ic[3, 5] * S[i, 5, c]
-            f4 = Ic[4, 0] * S[i, 0, c] + Ic[4, 1] * S[i, 1, c] + Ic[4, 2] * S[i, 2, c] + Ic[4, 3] * S[i, 3, c] + Ic[4, 4] * S[i, 4, c] + Ic[4, 5] * S[i, 5, c]
-            f5 = Ic[5, 0] * S[i, 0, c] + Ic[5, 1] * S[i, 1, c] + Ic[5, 2] * S[i, 2, c] + Ic[5, 3] * S[i, 3, c] + Ic[5, 4] * S[i, 4, c] + Ic[5, 5] * S[i, 5, c]
+            f0, f1, f2, f3, f4, f5 = rigid_inertia_times(Ic, S[i, 0, c], S[i, 1, c], S[i, 2, c],
+                                                         S[i, 3, c], S[i, 4, c], S[i, 5, c])
             for a in range(c, n):
                 s = (S[i, 0, a] * f0 + S[i, 1, a] * f1 + S[i, 2, a] * f2 + S[i, 3, a] * f3
                      + S[i, 4, a] * f4 + S[i, 5, a] * f5)

@@ -25,7 +25,7 @@ from .contact import (
 from .contact import SETTING_MARGIN
 from .crba import crba, ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_world_poses
-from .jcalc import FREE, SPHERICAL, primitive_nq, quat_multiply_exp, quat_to_rotation
+from .jcalc import FREE, SPHERICAL, primitive_nq, quat_multiply_exp, quat_rotate
 from .layout import DOF_VELOCITY_LIMIT, LINK_Q_START, LINK_TYPE, LINK_V_START
 from .passive import passive_forces
 from .rnea import rnea
@@ -77,7 +77,6 @@ def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
 @njit(cache=True)
 def integrate_configuration(link_table, q, v, h, q_out):
     """q_out = q (+) h v: exact rotation for quaternions, linear elsewhere (q_out may alias q)."""
-    R = np.empty((3, 3))
     for i in range(link_table.shape[0]):
         kind = link_table[i, LINK_TYPE]
         q0 = link_table[i, LINK_Q_START]
@@ -85,9 +84,11 @@ def integrate_configuration(link_table, q, v, h, q_out):
         if kind == SPHERICAL:
             quat_multiply_exp(q, q0, v[v0], v[v0 + 1], v[v0 + 2], h, q_out)
         elif kind == FREE:
-            quat_to_rotation(q[q0 + 3], q[q0 + 4], q[q0 + 5], q[q0 + 6], R)
-            for a in range(3):
-                q_out[q0 + a] = q[q0 + a] + h * (R[a, 0] * v[v0] + R[a, 1] * v[v0 + 1] + R[a, 2] * v[v0 + 2])
+            d0, d1, d2 = quat_rotate(q[q0 + 3], q[q0 + 4], q[q0 + 5], q[q0 + 6],
+                                     v[v0], v[v0 + 1], v[v0 + 2])
+            q_out[q0] = q[q0] + h * d0
+            q_out[q0 + 1] = q[q0 + 1] + h * d1
+            q_out[q0 + 2] = q[q0 + 2] + h * d2
             quat_multiply_exp(q, q0 + 3, v[v0 + 3], v[v0 + 4], v[v0 + 5], h, q_out)
         else:
             q_out[q0] = q[q0] + h * v[v0]
@@ -96,7 +97,6 @@ def integrate_configuration(link_table, q, v, h, q_out):
 @njit(cache=True)
 def configuration_rate(link_table, q, v, qdot_out):
     """dq/dt for velocity v [nq]: quaternions move by q * (0, w) / 2, free positions by R v."""
-    R = np.empty((3, 3))
     for i in range(link_table.shape[0]):
         kind = link_table[i, LINK_TYPE]
         q0 = link_table[i, LINK_Q_START]
@@ -111,9 +111,10 @@ def configuration_rate(link_table, q, v, qdot_out):
             qdot_out[s + 2] = 0.5 * (w * oy - x * oz + z * ox)
             qdot_out[s + 3] = 0.5 * (w * oz + x * oy - y * ox)
             if kind == FREE:
-                quat_to_rotation(w, x, y, z, R)
-                for a in range(3):
-                    qdot_out[q0 + a] = R[a, 0] * v[v0] + R[a, 1] * v[v0 + 1] + R[a, 2] * v[v0 + 2]
+                d0, d1, d2 = quat_rotate(w, x, y, z, v[v0], v[v0 + 1], v[v0 + 2])
+                qdot_out[q0] = d0
+                qdot_out[q0 + 1] = d1
+                qdot_out[q0 + 2] = d2
         else:
             qdot_out[q0] = v[v0]
 

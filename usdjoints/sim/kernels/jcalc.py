@@ -51,6 +51,19 @@ def quat_to_rotation(w, x, y, z, R_out):
     R_out[2, 2] = 1.0 - 2.0 * (x * x + y * y)
 
 
+@njit(cache=True, inline='always')
+def quat_rotate(w, x, y, z, vx, vy, vz):
+    """R(q) v as three scalars for a quaternion q normalised here (no 3x3 array formed)."""
+    n = math.sqrt(w * w + x * x + y * y + z * z)
+    w /= n
+    x /= n
+    y /= n
+    z /= n
+    return ((1.0 - 2.0 * (y * y + z * z)) * vx + 2.0 * (x * y - w * z) * vy + 2.0 * (x * z + w * y) * vz,
+            2.0 * (x * y + w * z) * vx + (1.0 - 2.0 * (x * x + z * z)) * vy + 2.0 * (y * z - w * x) * vz,
+            2.0 * (x * z - w * y) * vx + 2.0 * (y * z + w * x) * vy + (1.0 - 2.0 * (x * x + y * y)) * vz)
+
+
 @njit(cache=True)
 def rotation_to_quat(R, quat_out):
     """Shepperd's method, w >= 0."""

@@ -176,7 +176,7 @@ def congruence_add(E, r, I, out):
     out[5, 5] += c22
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def rigid_inertia_add(E, r, I, out):
     """out += X^T I X for a rigid-body spatial inertia I = [[Ibar, hx], [hx^T, m 1]] (about
     b's origin, b-coordinates): the same body about a's origin in a-coordinates.
