@@ -5,7 +5,8 @@ from numba import njit
 
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
-from .spatial import congruence_add, motion_transform_values, rigid_inertia_times, small_inverse
+from .spatial import (congruence_add, force_transform_transpose_add, motion_transform_values,
+                      rigid_inertia_times, small_inverse)
 
 
 @njit(cache=True)
@@ -133,16 +134,7 @@ def aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_
         # pA_parent += X^T pa
         Ei = E[i]
         ri = r[i]
-        l0 = Ei[0, 0] * f3 + Ei[1, 0] * f4 + Ei[2, 0] * f5
-        l1 = Ei[0, 1] * f3 + Ei[1, 1] * f4 + Ei[2, 1] * f5
-        l2 = Ei[0, 2] * f3 + Ei[1, 2] * f4 + Ei[2, 2] * f5
-        fp = pA_work[parent]
-        fp[0] += Ei[0, 0] * f0 + Ei[1, 0] * f1 + Ei[2, 0] * f2 + (ri[1] * l2 - ri[2] * l1)
-        fp[1] += Ei[0, 1] * f0 + Ei[1, 1] * f1 + Ei[2, 1] * f2 + (ri[2] * l0 - ri[0] * l2)
-        fp[2] += Ei[0, 2] * f0 + Ei[1, 2] * f1 + Ei[2, 2] * f2 + (ri[0] * l1 - ri[1] * l0)
-        fp[3] += l0
-        fp[4] += l1
-        fp[5] += l2
+        force_transform_transpose_add(Ei, ri, f0, f1, f2, f3, f4, f5, pA_work[parent])
         congruence_add(Ei, ri, IA, IA_work[parent])
     # pass 3 reuses v_work as the link accelerations
     for i in range(nlink):

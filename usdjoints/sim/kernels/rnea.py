@@ -5,7 +5,7 @@ from numba import njit
 
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
-from .spatial import motion_transform_values, rigid_inertia_times
+from .spatial import force_transform_transpose_add, motion_transform_values, rigid_inertia_times
 
 
 @njit(cache=True)
@@ -89,15 +89,4 @@ def rnea(link_table, S, I6, E, r, gravity, qd, qdd, v_work, a_work, f_work, tau_
                                + S[i, 3, c] * f3 + S[i, 4, c] * f4 + S[i, 5, c] * f5)
         if parent >= 0:
             # f_parent += X^T f
-            Ei = E[i]
-            ri = r[i]
-            l0 = Ei[0, 0] * f3 + Ei[1, 0] * f4 + Ei[2, 0] * f5
-            l1 = Ei[0, 1] * f3 + Ei[1, 1] * f4 + Ei[2, 1] * f5
-            l2 = Ei[0, 2] * f3 + Ei[1, 2] * f4 + Ei[2, 2] * f5
-            fp = f_work[parent]
-            fp[0] += Ei[0, 0] * f0 + Ei[1, 0] * f1 + Ei[2, 0] * f2 + (ri[1] * l2 - ri[2] * l1)
-            fp[1] += Ei[0, 1] * f0 + Ei[1, 1] * f1 + Ei[2, 1] * f2 + (ri[2] * l0 - ri[0] * l2)
-            fp[2] += Ei[0, 2] * f0 + Ei[1, 2] * f1 + Ei[2, 2] * f2 + (ri[0] * l1 - ri[1] * l0)
-            fp[3] += l0
-            fp[4] += l1
-            fp[5] += l2
+            force_transform_transpose_add(E[i], r[i], f0, f1, f2, f3, f4, f5, f_work[parent])

@@ -61,6 +61,20 @@ def force_transform_transpose(E, r, f, out):
 
 
 @njit(cache=True, inline='always')
+def force_transform_transpose_add(E, r, f0, f1, f2, f3, f4, f5, out):
+    """out += X^T f for a force given as scalars (the per-link step of every backward pass)."""
+    l0 = E[0, 0] * f3 + E[1, 0] * f4 + E[2, 0] * f5
+    l1 = E[0, 1] * f3 + E[1, 1] * f4 + E[2, 1] * f5
+    l2 = E[0, 2] * f3 + E[1, 2] * f4 + E[2, 2] * f5
+    out[0] += E[0, 0] * f0 + E[1, 0] * f1 + E[2, 0] * f2 + (r[1] * l2 - r[2] * l1)
+    out[1] += E[0, 1] * f0 + E[1, 1] * f1 + E[2, 1] * f2 + (r[2] * l0 - r[0] * l2)
+    out[2] += E[0, 2] * f0 + E[1, 2] * f1 + E[2, 2] * f2 + (r[0] * l1 - r[1] * l0)
+    out[3] += l0
+    out[4] += l1
+    out[5] += l2
+
+
+@njit(cache=True, inline='always')
 def _rotated_block(E, I, row, col):
     """E^T B E for the 3x3 block B = I[row:row+3, col:col+3], as nine scalars (row-major)."""
     b00, b01, b02 = I[row + 0, col], I[row + 0, col + 1], I[row + 0, col + 2]
