@@ -1,26 +1,19 @@
-"""Loads STL, OBJ and DAE files into triangle arrays through the optional ``trimesh`` library.
+"""Loads mesh files into triangle arrays: STL, OBJ and DAE by our own readers, others via ``trimesh``.
 
-``trimesh`` (extra ``mesh``; DAE also needs ``pycollada``) is imported lazily: without it a
-mesh is reported as skipped and the conversion goes on. Meshes are cached per file for one
-conversion, since robots reuse the same file for visual and collision geometry.
+The extension picks the reader (case-insensitive). Formats we do not read go to the optional
+``trimesh`` library (extra ``mesh``) when it is installed; without it such a mesh is reported as
+skipped and the conversion goes on. Meshes are cached per file for one conversion, since robots
+reuse the same file for visual and collision geometry.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
 
 import numpy as np
 
+from .mesh_data import MeshData, MeshUnavailable
 
-@dataclass(frozen=True)
-class MeshData:
-    """Triangles in the file's own units and frame: ``points`` [n, 3], ``indices`` [m, 3]."""
-
-    points: np.ndarray
-    indices: np.ndarray
-
-
-class MeshUnavailable(Exception):
-    """The mesh could not be loaded; the message says why (missing library, unreadable file)."""
+__all__ = ["MeshCache", "MeshData", "MeshUnavailable", "load_mesh"]
 
 
 class MeshCache:
@@ -41,6 +34,20 @@ class MeshCache:
 
 def load_mesh(path: str) -> MeshData:
     """Reads every triangle of ``path`` (scene graphs are flattened with their node transforms)."""
+    extension = os.path.splitext(path)[1].lower()
+    if extension == ".stl":
+        from .mesh_stl import read_stl
+        return read_stl(path)
+    if extension == ".obj":
+        from .mesh_obj import read_obj
+        return read_obj(path)
+    if extension == ".dae":
+        from .mesh_dae import read_dae
+        return read_dae(path)
+    return _load_with_trimesh(path)
+
+
+def _load_with_trimesh(path: str) -> MeshData:
     try:
         import trimesh
     except ImportError as error:
