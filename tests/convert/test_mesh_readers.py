@@ -139,6 +139,15 @@ def test_obj_drops_positions_no_face_uses(tmp_path):
     assert_unit_cube(mesh)
 
 
+def test_obj_positions_with_weight_or_colour_keep_xyz(tmp_path):
+    """Oracle: closed form; a fourth (weight) or 4th-6th (colour) number is not a coordinate."""
+    extras = ["", " 1", " 0.5 0.5 0.5", ""] * 2
+    lines = [f"v {x:g} {y:g} {z:g}{extra}" for (x, y, z), extra in zip(CORNERS, extras)]
+    lines += ["f " + " ".join(str(k + 1) for k in quad) for quad in QUADS]
+    (tmp_path / "cube.obj").write_text("\n".join(lines))
+    assert_unit_cube(load_mesh(str(tmp_path / "cube.obj")))
+
+
 def test_obj_index_out_of_range_is_unavailable(tmp_path):
     """Oracle: the format (indices name defined positions, 1-based)."""
     (tmp_path / "bad.obj").write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n")
@@ -244,6 +253,23 @@ def test_dae_mirror_keeps_triangles_facing_outward(tmp_path):
     mesh = load_mesh(str(tmp_path / "mirror.dae"))
     assert volume(mesh) == pytest.approx(1.0, abs=EXACT)
     np.testing.assert_allclose(box(mesh), [[-1, 0, 0], [0, 1, 1]], atol=EXACT)
+
+
+@pytest.mark.parametrize("primitive, indices", [("trifans", "0 1 2 3"), ("tristrips", "0 1 3 2")])
+def test_dae_fans_and_strips_of_a_square(tmp_path, primitive, indices):
+    """Oracle: closed form; the unit square (0,0) (1,0) (1,1) (0,1) as one fan or one strip is two
+    triangles of signed area +1/2 each (counter-clockwise seen from +z)."""
+    geometry = f"""<geometry id="g"><mesh>
+  <source id="p"><float_array id="pa" count="12">0 0 0 1 0 0 1 1 0 0 1 0</float_array>
+    <technique_common><accessor source="#pa" count="4" stride="3"/></technique_common></source>
+  <vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
+  <{primitive} count="1"><input semantic="VERTEX" source="#v" offset="0"/><p>{indices}</p></{primitive}>
+</mesh></geometry>"""
+    (tmp_path / "square.dae").write_text(collada(geometry))
+    mesh = load_mesh(str(tmp_path / "square.dae"))
+    corners = mesh.points[mesh.indices]
+    areas = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])[:, 2] / 2
+    np.testing.assert_allclose(areas, [0.5, 0.5], atol=EXACT)
 
 
 def test_dae_that_is_not_xml_is_unavailable(tmp_path):

@@ -12,8 +12,7 @@ import warnings
 import numpy as np
 
 from .mesh_data import MeshUnavailable
-
-_LINE_PRIMITIVES = ("lines", "linestrips")
+from .mesh_polygons import fans, strips
 
 
 class DaeDocument:
@@ -139,30 +138,7 @@ def _polygons(document, primitive, corners) -> np.ndarray:
 def _tristrips(document, primitive, corners) -> np.ndarray:
     if not corners:
         return np.zeros((0, 3), dtype=np.int64)
-    flat = np.concatenate(corners)
-    counts = np.array([len(c) for c in corners], dtype=np.int64)
-    first, step = _polygon_steps(counts)
-    triangles = np.stack([flat[first + step], flat[first + step + 1], flat[first + step + 2]], axis=1)
-    odd = step % 2 == 1  # every other triangle of a strip is wound the other way round
-    triangles[odd, 0], triangles[odd, 1] = triangles[odd, 1], triangles[odd, 0].copy()
-    return triangles
-
-
-def fans(flat: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Triangle fans [m, 3] of polygons whose ``counts`` corners follow one another in ``flat``."""
-    if len(counts) and (counts == 3).all():
-        return flat.reshape(-1, 3)
-    first, step = _polygon_steps(counts)
-    return np.stack([flat[first], flat[first + step + 1], flat[first + step + 2]], axis=1)
-
-
-def _polygon_steps(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per triangle: where its polygon's corners start in the flat list, and its rank k in it."""
-    per_polygon = np.maximum(counts - 2, 0)  # a polygon of fewer than three corners has no area
-    starts = np.cumsum(counts) - counts
-    first = np.repeat(starts, per_polygon)
-    rank = np.arange(len(first)) - np.repeat(np.cumsum(per_polygon) - per_polygon, per_polygon)
-    return first, rank
+    return strips(np.concatenate(corners), np.array([len(c) for c in corners], dtype=np.int64))
 
 
 _PRIMITIVES = {"triangles": _triangles, "polylist": _polylist, "polygons": _polygons,

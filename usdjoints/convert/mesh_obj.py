@@ -2,13 +2,19 @@
 
 Only ``v`` and ``f`` statements carry geometry here; texture coordinates, normals, groups,
 materials, lines and points are skipped. A face corner may be ``i``, ``i/j``, ``i/j/k`` or
-``i//k``; a negative index counts back from the last position defined before the face.
+``i//k``; a negative index counts back from the last position defined before the face. Numbers
+are parsed a whole statement kind at a time (one numpy call), not line by line.
 """
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
 from .mesh_data import MeshData, MeshUnavailable, referenced_only
+from .mesh_polygons import fans
+
+_AFTER_SLASH = re.compile(r"/\S*")  # the texture and normal indices of a face corner
 
 
 def read_obj(path: str) -> MeshData:
@@ -18,42 +24,47 @@ def read_obj(path: str) -> MeshData:
             text = stream.read().decode("utf-8", errors="replace")
     except OSError as error:
         raise MeshUnavailable(f"cannot read the file: {error.strerror or error}") from error
-    positions: list[list[str]] = []
-    triangles: list[tuple[int, int, int]] = []
     # a trailing backslash continues a statement on the next line
-    for line_number, line in enumerate(text.replace("\\\n", " ").splitlines(), start=1):
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "v":
-            if len(words) < 4:
-                raise MeshUnavailable(f"line {line_number}: a position needs three numbers")
-            positions.append(words[1:4])
-        elif words[0] == "f":
-            corners = [_position_index(word, len(positions), line_number) for word in words[1:]]
-            if len(corners) < 3:
-                raise MeshUnavailable(f"line {line_number}: a face needs at least three corners")
-            first = corners[0]
-            triangles.extend((first, corners[k], corners[k + 1]) for k in range(1, len(corners) - 1))
+    text = text.replace("\t", " ").replace("\\\r\n", " ").replace("\\\n", " ")
+    lines = [line.strip() for line in text.splitlines()]
+    heads = np.array([line[:2] for line in lines])
+    is_position, is_face = heads == "v ", heads == "f "
+    points = _positions([lines[k] for k in np.flatnonzero(is_position)])
+    face_lines = np.flatnonzero(is_face)
+    if len(face_lines) == 0:
+        raise MeshUnavailable("the file holds no triangles")
+    faces = [lines[k][2:] for k in face_lines]
+    counts = np.array([len(face.split()) for face in faces], dtype=np.int64)
+    if (counts < 3).any():
+        line = face_lines[np.argmax(counts < 3)] + 1
+        raise MeshUnavailable(f"line {line}: a face needs at least three corners")
     try:
-        points = np.array(positions, dtype=np.float64).reshape(-1, 3)
-    except ValueError as error:
-        raise MeshUnavailable(f"a position is not a number: {error}") from error
-    indices = np.array(triangles, dtype=np.int64).reshape(-1, 3)
-    if len(indices) and indices.max() >= len(points):
-        raise MeshUnavailable(f"face index {indices.max() + 1} is out of range ({len(points)} positions)")
-    return referenced_only(points, indices)
-
-
-def _position_index(word: str, defined: int, line_number: int) -> int:
-    """The zero-based position index of one face corner (``i``, ``i/j``, ``i/j/k`` or ``i//k``)."""
-    try:
-        index = int(word.partition("/")[0])
+        written = np.fromstring(_AFTER_SLASH.sub("", " ".join(faces)), dtype=np.int64, sep=" ")
     except ValueError:
-        raise MeshUnavailable(f"line {line_number}: face corner {word!r} is not an index") from None
-    if index > 0:
-        return index - 1  # may name a position defined further down; checked once all are read
-    if index == 0 or defined + index < 0:
-        raise MeshUnavailable(f"line {line_number}: face index {index} is out of range "
-                              f"({defined} positions defined so far)")
-    return defined + index
+        raise MeshUnavailable("a face corner is not an index") from None
+    if len(written) != counts.sum():
+        raise MeshUnavailable("a face corner is not an index")
+    # positions defined before each corner's face, for the relative (negative) indices
+    defined = np.repeat(np.cumsum(is_position)[face_lines], counts)
+    corners = np.where(written > 0, written - 1, defined + written)
+    bad = (written == 0) | (corners < 0) | (corners >= len(points))
+    if bad.any():
+        first = int(np.argmax(bad))
+        line = face_lines[np.searchsorted(np.cumsum(counts), first, side="right")] + 1
+        raise MeshUnavailable(f"line {line}: face index {int(written[first])} is out of range "
+                              f"({int(defined[first])} positions defined before it, {len(points)} in all)")
+    return referenced_only(points, fans(corners, counts))
+
+
+def _positions(statements: list[str]) -> np.ndarray:
+    """The [n, 3] points of ``v x y z [w | r g b]`` statements."""
+    words = [statement.split() for statement in statements]
+    if any(len(statement) < 4 for statement in words):
+        raise MeshUnavailable("a position needs three numbers")
+    try:
+        if all(len(statement) == 4 for statement in words):
+            return np.fromstring(" ".join(statement[2:] for statement in statements), sep=" ").reshape(-1, 3)
+        # some statements carry a weight or a colour after x y z
+        return np.array([statement[1:4] for statement in words], dtype=np.float64).reshape(-1, 3)
+    except ValueError as error:
+        raise MeshUnavailable(f"a position is not three numbers: {error}") from error
