@@ -81,13 +81,13 @@ def bench_robot(name, n_calls):
     def ours_aba():
         t0 = time.perf_counter()
         aba_repeat(k.link_table, k.link_axis, k.R_parent_joint, k.p_parent_joint, k.R_joint_child,
-                   k.p_joint_child, k.S, k.I6, k.armature, k.gravity, q, qd, tau, n_calls, out)
+                   k.p_joint_child, k.revolute_basis, k.S, k.I6, k.armature, k.gravity, q, qd, tau, n_calls, out)
         return (time.perf_counter() - t0) / n_calls
 
     def ours_rnea():
         t0 = time.perf_counter()
         rnea_repeat(k.link_table, k.link_axis, k.R_parent_joint, k.p_parent_joint, k.R_joint_child,
-                    k.p_joint_child, k.S, k.I6, k.gravity, q, qd, tau, n_calls, out)
+                    k.p_joint_child, k.revolute_basis, k.S, k.I6, k.gravity, q, qd, tau, n_calls, out)
         return (time.perf_counter() - t0) / n_calls
 
     ours_aba(), ours_rnea()  # compile or load from cache

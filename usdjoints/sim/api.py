@@ -44,7 +44,7 @@ def _link_transforms(pm: PackedModel, q: np.ndarray):
     E = np.empty((nl, 3, 3))
     r = np.empty((nl, 3))
     link_transforms(pm.link_table, pm.link_axis, pm.R_parent_joint, pm.p_parent_joint,
-                    pm.R_joint_child, pm.p_joint_child, q, np.empty((3, 3)), np.empty(3), E, r)
+                    pm.R_joint_child, pm.p_joint_child, pm.revolute_basis, q, np.empty((3, 3)), np.empty(3), E, r)
     return E, r
 
 
@@ -56,7 +56,7 @@ def forward_kinematics(model: ArticulatedModel, q) -> tuple[np.ndarray, np.ndarr
     q = _state("q", q, pm.nq)
     pose = np.empty((model.nbody, 7))
     fk_kernel(pm.link_table, pm.link_axis, pm.R_parent_joint, pm.p_parent_joint,
-              pm.R_joint_child, pm.p_joint_child, pm.body_link, pm.body_R_link, pm.body_p_link,
+              pm.R_joint_child, pm.p_joint_child, pm.revolute_basis, pm.body_link, pm.body_R_link, pm.body_p_link,
               q, pose)
     return pose[:, :3].copy(), pose[:, 3:].copy()
 
@@ -232,7 +232,7 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     poses = np.empty((n_envs, T, model.nbody, 7))
     status = np.empty((n_envs, 2), dtype=np.int64)
     args = (pm.link_table, pm.link_axis, pm.R_parent_joint, pm.p_parent_joint, pm.R_joint_child,
-            pm.p_joint_child, pm.S, pm.I6, pm.dof_parent, pm.dof_table, pm.armature, pm.gravity,
+            pm.p_joint_child, pm.revolute_basis, pm.S, pm.I6, pm.dof_parent, pm.dof_table, pm.armature, pm.gravity,
             pm.body_link, pm.body_R_link, pm.body_p_link, *pm.constraint_arrays(),
             np.array([max(contact_time_constant, 2.0 * dt), CONTACT_MARGIN, CONTACT_ITERATIONS], dtype=np.float64))
     # one signature whatever the model: numba types read-only and writable arrays apart

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..model.articulated import ArticulatedModel
 from .kernels import layout
+from .kernels.fk_basis import revolute_basis
 
 
 @dataclass(frozen=True, eq=False)
@@ -21,6 +22,7 @@ class PackedModel:
     p_parent_joint: np.ndarray   # float64 [nlink, 3] [m]
     R_joint_child: np.ndarray    # float64 [nlink, 3, 3]
     p_joint_child: np.ndarray    # float64 [nlink, 3] [m]
+    revolute_basis: np.ndarray   # float64 [nlink, 4, 3, 3], see kernels.fk.revolute_basis
     S: np.ndarray                # float64 [nlink, 6, 6], motion subspaces in link coordinates
     I6: np.ndarray               # float64 [nlink, 6, 6], spatial inertias at link origins
     dof_parent: np.ndarray       # int64 [nv]
@@ -96,13 +98,17 @@ def pack(model: ArticulatedModel) -> PackedModel:
     }
     for column, values in columns.items():
         dof[:, column] = np.asarray(values, dtype=np.float64).reshape(nv)
+    frames = (_f64(model.link_axis, (nl, 3)), _f64(model.link_R_parent_joint, (nl, 3, 3)),
+              _f64(model.link_p_parent_joint, (nl, 3)), _f64(model.link_R_joint_child, (nl, 3, 3)),
+              _f64(model.link_p_joint_child, (nl, 3)))
     packed = PackedModel(
         link_table=link_table,
-        link_axis=_f64(model.link_axis, (nl, 3)),
-        R_parent_joint=_f64(model.link_R_parent_joint, (nl, 3, 3)),
-        p_parent_joint=_f64(model.link_p_parent_joint, (nl, 3)),
-        R_joint_child=_f64(model.link_R_joint_child, (nl, 3, 3)),
-        p_joint_child=_f64(model.link_p_joint_child, (nl, 3)),
+        link_axis=frames[0],
+        R_parent_joint=frames[1],
+        p_parent_joint=frames[2],
+        R_joint_child=frames[3],
+        p_joint_child=frames[4],
+        revolute_basis=revolute_basis(*frames),
         S=_f64(model.link_motion_subspace, (nl, 6, 6)),
         I6=_f64(model.link_spatial_inertia, (nl, 6, 6)),
         dof_parent=np.ascontiguousarray(model.dof_parent, dtype=np.int64),

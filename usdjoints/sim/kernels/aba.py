@@ -1,6 +1,8 @@
 """Articulated-body algorithm: joint accelerations from joint forces, gravity included."""
 from __future__ import annotations
 
+import math
+
 from numba import njit
 
 from .jcalc import primitive_nv
@@ -23,6 +25,39 @@ def _articulated_step(IA, U, Dinv, n):
             IA[a, b] -= s
 
 
+@njit(cache=True, inline='always')
+def _cholesky(A, i, n):
+    """In place, A[i, :n, :n] (symmetric positive-definite) <- its Cholesky factor L in the
+    lower triangle (A = L L^T)."""
+    for c in range(n):
+        d = A[i, c, c]
+        for k in range(c):
+            d -= A[i, c, k] * A[i, c, k]
+        d = math.sqrt(d)
+        A[i, c, c] = d
+        inv = 1.0 / d
+        for a in range(c + 1, n):
+            t = A[i, a, c]
+            for k in range(c):
+                t -= A[i, a, k] * A[i, c, k]
+            A[i, a, c] = t * inv
+
+
+@njit(cache=True, inline='always')
+def _cholesky_solve(L, i, n, x, start):
+    """In place, x[start:start+n] <- (L L^T)^-1 x[start:start+n] for the factor of _cholesky."""
+    for a in range(n):
+        t = x[start + a]
+        for k in range(a):
+            t -= L[i, a, k] * x[start + k]
+        x[start + a] = t / L[i, a, a]
+    for a in range(n - 1, -1, -1):
+        t = x[start + a]
+        for k in range(a + 1, n):
+            t -= L[i, k, a] * x[start + k]
+        x[start + a] = t / L[i, a, a]
+
+
 @njit(cache=True)
 def aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_work, IA_work,
         U_work, Dinv_work, u_work, inverse_work, qdd_out):
@@ -33,6 +68,7 @@ def aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_
     formed in scalars and stored once; one-dof joints (the common case) take a scalar path.
     """
     nlink = link_table.shape[0]
+    # arrays are indexed in place: a view per link would cost a reference count each
     for i in range(nlink):
         parent = link_table[i, LINK_PARENT]
         n = primitive_nv(link_table[i, LINK_TYPE])
@@ -49,32 +85,32 @@ def aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_
         if parent < 0:
             x0, x1, x2, x3, x4, x5 = j0, j1, j2, j3, j4, j5
         else:
-            vp = v_work[parent]
-            x0, x1, x2, x3, x4, x5 = motion_transform_values(E[i], r[i], vp[0], vp[1], vp[2],
-                                                             vp[3], vp[4], vp[5])
+            x0, x1, x2, x3, x4, x5 = motion_transform_values(
+                E, r, i, v_work[parent, 0], v_work[parent, 1], v_work[parent, 2],
+                v_work[parent, 3], v_work[parent, 4], v_work[parent, 5])
             x0 += j0
             x1 += j1
             x2 += j2
             x3 += j3
             x4 += j4
             x5 += j5
-        v = v_work[i]
-        v[0], v[1], v[2], v[3], v[4], v[5] = x0, x1, x2, x3, x4, x5
-        c = c_work[i]  # v x (S qd)
-        c[0] = x1 * j2 - x2 * j1
-        c[1] = x2 * j0 - x0 * j2
-        c[2] = x0 * j1 - x1 * j0
-        c[3] = x1 * j5 - x2 * j4 + x4 * j2 - x5 * j1
-        c[4] = x2 * j3 - x0 * j5 + x5 * j0 - x3 * j2
-        c[5] = x0 * j4 - x1 * j3 + x3 * j1 - x4 * j0
-        p0, p1, p2, p3, p4, p5 = rigid_inertia_times(I6[i], x0, x1, x2, x3, x4, x5)
-        pA = pA_work[i]  # v x* (I v)
-        pA[0] = x1 * p2 - x2 * p1 + x4 * p5 - x5 * p4
-        pA[1] = x2 * p0 - x0 * p2 + x5 * p3 - x3 * p5
-        pA[2] = x0 * p1 - x1 * p0 + x3 * p4 - x4 * p3
-        pA[3] = x1 * p5 - x2 * p4
-        pA[4] = x2 * p3 - x0 * p5
-        pA[5] = x0 * p4 - x1 * p3
+        v_work[i, 0], v_work[i, 1], v_work[i, 2] = x0, x1, x2
+        v_work[i, 3], v_work[i, 4], v_work[i, 5] = x3, x4, x5
+        # c = v x (S qd)
+        c_work[i, 0] = x1 * j2 - x2 * j1
+        c_work[i, 1] = x2 * j0 - x0 * j2
+        c_work[i, 2] = x0 * j1 - x1 * j0
+        c_work[i, 3] = x1 * j5 - x2 * j4 + x4 * j2 - x5 * j1
+        c_work[i, 4] = x2 * j3 - x0 * j5 + x5 * j0 - x3 * j2
+        c_work[i, 5] = x0 * j4 - x1 * j3 + x3 * j1 - x4 * j0
+        p0, p1, p2, p3, p4, p5 = rigid_inertia_times(I6, i, x0, x1, x2, x3, x4, x5)
+        # pA = v x* (I v)
+        pA_work[i, 0] = x1 * p2 - x2 * p1 + x4 * p5 - x5 * p4
+        pA_work[i, 1] = x2 * p0 - x0 * p2 + x5 * p3 - x3 * p5
+        pA_work[i, 2] = x0 * p1 - x1 * p0 + x3 * p4 - x4 * p3
+        pA_work[i, 3] = x1 * p5 - x2 * p4
+        pA_work[i, 4] = x2 * p3 - x0 * p5
+        pA_work[i, 5] = x0 * p4 - x1 * p3
         for a in range(6):
             for b in range(6):
                 IA_work[i, a, b] = I6[i, a, b]
@@ -82,87 +118,100 @@ def aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_
         parent = link_table[i, LINK_PARENT]
         n = primitive_nv(link_table[i, LINK_TYPE])
         v0 = link_table[i, LINK_V_START]
-        IA = IA_work[i]
-        U = U_work[i]
-        Dinv = Dinv_work[i]
-        pA = pA_work[i]
         for k in range(6):
             for c in range(n):
-                U[k, c] = (IA[k, 0] * S[i, 0, c] + IA[k, 1] * S[i, 1, c] + IA[k, 2] * S[i, 2, c]
-                           + IA[k, 3] * S[i, 3, c] + IA[k, 4] * S[i, 4, c] + IA[k, 5] * S[i, 5, c])
+                U_work[i, k, c] = (IA_work[i, k, 0] * S[i, 0, c] + IA_work[i, k, 1] * S[i, 1, c]
+                                   + IA_work[i, k, 2] * S[i, 2, c] + IA_work[i, k, 3] * S[i, 3, c]
+                                   + IA_work[i, k, 4] * S[i, 4, c] + IA_work[i, k, 5] * S[i, 5, c])
         for a in range(n):
             for c in range(n):
-                Dinv[a, c] = (S[i, 0, a] * U[0, c] + S[i, 1, a] * U[1, c] + S[i, 2, a] * U[2, c]
-                              + S[i, 3, a] * U[3, c] + S[i, 4, a] * U[4, c] + S[i, 5, a] * U[5, c])
-            Dinv[a, a] += armature[v0 + a]
-            u_work[v0 + a] = tau[v0 + a] - (S[i, 0, a] * pA[0] + S[i, 1, a] * pA[1]
-                                            + S[i, 2, a] * pA[2] + S[i, 3, a] * pA[3]
-                                            + S[i, 4, a] * pA[4] + S[i, 5, a] * pA[5])
+                Dinv_work[i, a, c] = (S[i, 0, a] * U_work[i, 0, c] + S[i, 1, a] * U_work[i, 1, c]
+                                      + S[i, 2, a] * U_work[i, 2, c] + S[i, 3, a] * U_work[i, 3, c]
+                                      + S[i, 4, a] * U_work[i, 4, c] + S[i, 5, a] * U_work[i, 5, c])
+            Dinv_work[i, a, a] += armature[v0 + a]
+            u_work[v0 + a] = tau[v0 + a] - (S[i, 0, a] * pA_work[i, 0] + S[i, 1, a] * pA_work[i, 1]
+                                            + S[i, 2, a] * pA_work[i, 2] + S[i, 3, a] * pA_work[i, 3]
+                                            + S[i, 4, a] * pA_work[i, 4] + S[i, 5, a] * pA_work[i, 5])
         if n == 1:  # D was formed in Dinv's slot
-            Dinv[0, 0] = 1.0 / Dinv[0, 0]
+            Dinv_work[i, 0, 0] = 1.0 / Dinv_work[i, 0, 0]
+        elif parent < 0:
+            # a root's D is only solved with (pass 3), never carried up: a Cholesky factor
+            # replaces the inverse (a free base's 6x6 costs a fifth of the inversion)
+            _cholesky(Dinv_work, i, n)
         else:
-            small_inverse(Dinv, n, inverse_work)
+            small_inverse(Dinv_work[i], n, inverse_work)
         if parent < 0:
             continue
         # Ia = IA - U Dinv U^T;  pa = pA + Ia c + U Dinv u
         if n == 1:
-            d = Dinv[0, 0]
+            d = Dinv_work[i, 0, 0]
             for a in range(6):
-                ua = U[a, 0] * d
+                ua = U_work[i, a, 0] * d
                 for b in range(6):
-                    IA[a, b] -= ua * U[b, 0]
+                    IA_work[i, a, b] -= ua * U_work[i, b, 0]
         else:
-            _articulated_step(IA, U, Dinv, n)
-        c = c_work[i]
-        f0, f1, f2, f3, f4, f5 = pA[0], pA[1], pA[2], pA[3], pA[4], pA[5]
+            _articulated_step(IA_work[i], U_work[i], Dinv_work[i], n)
+        f0, f1, f2 = pA_work[i, 0], pA_work[i, 1], pA_work[i, 2]
+        f3, f4, f5 = pA_work[i, 3], pA_work[i, 4], pA_work[i, 5]
         for a in range(n):
             w = 0.0
             for b in range(n):
-                w += Dinv[a, b] * u_work[v0 + b]
-            f0 += U[0, a] * w
-            f1 += U[1, a] * w
-            f2 += U[2, a] * w
-            f3 += U[3, a] * w
-            f4 += U[4, a] * w
-            f5 += U[5, a] * w
-        f0 += IA[0, 0] * c[0] + IA[0, 1] * c[1] + IA[0, 2] * c[2] + IA[0, 3] * c[3] + IA[0, 4] * c[4] + IA[0, 5] * c[5]
-        f1 += IA[1, 0] * c[0] + IA[1, 1] * c[1] + IA[1, 2] * c[2] + IA[1, 3] * c[3] + IA[1, 4] * c[4] + IA[1, 5] * c[5]
-        f2 += IA[2, 0] * c[0] + IA[2, 1] * c[1] + IA[2, 2] * c[2] + IA[2, 3] * c[3] + IA[2, 4] * c[4] + IA[2, 5] * c[5]
-        f3 += IA[3, 0] * c[0] + IA[3, 1] * c[1] + IA[3, 2] * c[2] + IA[3, 3] * c[3] + IA[3, 4] * c[4] + IA[3, 5] * c[5]
-        f4 += IA[4, 0] * c[0] + IA[4, 1] * c[1] + IA[4, 2] * c[2] + IA[4, 3] * c[3] + IA[4, 4] * c[4] + IA[4, 5] * c[5]
-        f5 += IA[5, 0] * c[0] + IA[5, 1] * c[1] + IA[5, 2] * c[2] + IA[5, 3] * c[3] + IA[5, 4] * c[4] + IA[5, 5] * c[5]
-        # pA_parent += X^T pa
-        Ei = E[i]
-        ri = r[i]
-        force_transform_transpose_add(Ei, ri, f0, f1, f2, f3, f4, f5, pA_work[parent])
-        congruence_add(Ei, ri, IA, IA_work[parent])
+                w += Dinv_work[i, a, b] * u_work[v0 + b]
+            f0 += U_work[i, 0, a] * w
+            f1 += U_work[i, 1, a] * w
+            f2 += U_work[i, 2, a] * w
+            f3 += U_work[i, 3, a] * w
+            f4 += U_work[i, 4, a] * w
+            f5 += U_work[i, 5, a] * w
+        c0, c1, c2 = c_work[i, 0], c_work[i, 1], c_work[i, 2]
+        c3, c4, c5 = c_work[i, 3], c_work[i, 4], c_work[i, 5]
+        f0 += (IA_work[i, 0, 0] * c0 + IA_work[i, 0, 1] * c1 + IA_work[i, 0, 2] * c2
+               + IA_work[i, 0, 3] * c3 + IA_work[i, 0, 4] * c4 + IA_work[i, 0, 5] * c5)
+        f1 += (IA_work[i, 1, 0] * c0 + IA_work[i, 1, 1] * c1 + IA_work[i, 1, 2] * c2
+               + IA_work[i, 1, 3] * c3 + IA_work[i, 1, 4] * c4 + IA_work[i, 1, 5] * c5)
+        f2 += (IA_work[i, 2, 0] * c0 + IA_work[i, 2, 1] * c1 + IA_work[i, 2, 2] * c2
+               + IA_work[i, 2, 3] * c3 + IA_work[i, 2, 4] * c4 + IA_work[i, 2, 5] * c5)
+        f3 += (IA_work[i, 3, 0] * c0 + IA_work[i, 3, 1] * c1 + IA_work[i, 3, 2] * c2
+               + IA_work[i, 3, 3] * c3 + IA_work[i, 3, 4] * c4 + IA_work[i, 3, 5] * c5)
+        f4 += (IA_work[i, 4, 0] * c0 + IA_work[i, 4, 1] * c1 + IA_work[i, 4, 2] * c2
+               + IA_work[i, 4, 3] * c3 + IA_work[i, 4, 4] * c4 + IA_work[i, 4, 5] * c5)
+        f5 += (IA_work[i, 5, 0] * c0 + IA_work[i, 5, 1] * c1 + IA_work[i, 5, 2] * c2
+               + IA_work[i, 5, 3] * c3 + IA_work[i, 5, 4] * c4 + IA_work[i, 5, 5] * c5)
+        # pA_parent += X^T pa;  IA_parent += X^T Ia X
+        force_transform_transpose_add(E, r, i, f0, f1, f2, f3, f4, f5, pA_work, parent)
+        congruence_add(E, r, i, IA_work, parent)
     # pass 3 reuses v_work as the link accelerations
     for i in range(nlink):
         parent = link_table[i, LINK_PARENT]
         n = primitive_nv(link_table[i, LINK_TYPE])
         v0 = link_table[i, LINK_V_START]
         if parent < 0:  # gravity as a fictitious upward acceleration of the world
-            a0, a1, a2, a3, a4, a5 = motion_transform_values(E[i], r[i], 0.0, 0.0, 0.0,
+            a0, a1, a2, a3, a4, a5 = motion_transform_values(E, r, i, 0.0, 0.0, 0.0,
                                                              -gravity[0], -gravity[1], -gravity[2])
         else:
-            ap = v_work[parent]
-            a0, a1, a2, a3, a4, a5 = motion_transform_values(E[i], r[i], ap[0], ap[1], ap[2],
-                                                             ap[3], ap[4], ap[5])
-        c = c_work[i]
-        a0 += c[0]
-        a1 += c[1]
-        a2 += c[2]
-        a3 += c[3]
-        a4 += c[4]
-        a5 += c[5]
-        U = U_work[i]
-        Dinv = Dinv_work[i]
-        for a in range(n):
-            w = 0.0
+            a0, a1, a2, a3, a4, a5 = motion_transform_values(
+                E, r, i, v_work[parent, 0], v_work[parent, 1], v_work[parent, 2],
+                v_work[parent, 3], v_work[parent, 4], v_work[parent, 5])
+        a0 += c_work[i, 0]
+        a1 += c_work[i, 1]
+        a2 += c_work[i, 2]
+        a3 += c_work[i, 3]
+        a4 += c_work[i, 4]
+        a5 += c_work[i, 5]
+        if n > 1 and parent < 0:
             for b in range(n):
-                w += Dinv[a, b] * (u_work[v0 + b] - (U[0, b] * a0 + U[1, b] * a1 + U[2, b] * a2
-                                                     + U[3, b] * a3 + U[4, b] * a4 + U[5, b] * a5))
-            qdd_out[v0 + a] = w
+                qdd_out[v0 + b] = u_work[v0 + b] - (
+                    U_work[i, 0, b] * a0 + U_work[i, 1, b] * a1 + U_work[i, 2, b] * a2
+                    + U_work[i, 3, b] * a3 + U_work[i, 4, b] * a4 + U_work[i, 5, b] * a5)
+            _cholesky_solve(Dinv_work, i, n, qdd_out, v0)
+        else:
+            for a in range(n):
+                w = 0.0
+                for b in range(n):
+                    w += Dinv_work[i, a, b] * (u_work[v0 + b] - (
+                        U_work[i, 0, b] * a0 + U_work[i, 1, b] * a1 + U_work[i, 2, b] * a2
+                        + U_work[i, 3, b] * a3 + U_work[i, 4, b] * a4 + U_work[i, 5, b] * a5))
+                qdd_out[v0 + a] = w
         for k in range(n):
             w = qdd_out[v0 + k]
             a0 += S[i, 0, k] * w
@@ -171,5 +220,5 @@ def aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_
             a3 += S[i, 3, k] * w
             a4 += S[i, 4, k] * w
             a5 += S[i, 5, k] * w
-        a = v_work[i]
-        a[0], a[1], a[2], a[3], a[4], a[5] = a0, a1, a2, a3, a4, a5
+        v_work[i, 0], v_work[i, 1], v_work[i, 2] = a0, a1, a2
+        v_work[i, 3], v_work[i, 4], v_work[i, 5] = a3, a4, a5

@@ -32,14 +32,13 @@ def crba(link_table, S, I6, E, r, armature, Ic_work, M_out):
     for i in range(nlink - 1, -1, -1):
         parent = link_table[i, LINK_PARENT]
         if parent >= 0:
-            rigid_inertia_add(E[i], r[i], Ic_work[i], Ic_work[parent])
+            rigid_inertia_add(E, r, i, Ic_work, parent)
     for i in range(nlink):
         n = primitive_nv(link_table[i, LINK_TYPE])
         vi = link_table[i, LINK_V_START]
-        Ic = Ic_work[i]
         for c in range(n):
             # the force f = Ic S[:, c], held in scalars while it is carried to the root
-            f0, f1, f2, f3, f4, f5 = rigid_inertia_times(Ic, S[i, 0, c], S[i, 1, c], S[i, 2, c],
+            f0, f1, f2, f3, f4, f5 = rigid_inertia_times(Ic_work, i, S[i, 0, c], S[i, 1, c], S[i, 2, c],
                                                          S[i, 3, c], S[i, 4, c], S[i, 5, c])
             for a in range(c, n):
                 s = (S[i, 0, a] * f0 + S[i, 1, a] * f1 + S[i, 2, a] * f2 + S[i, 3, a] * f3
@@ -49,17 +48,15 @@ def crba(link_table, S, I6, E, r, armature, Ic_work, M_out):
             j = i
             while link_table[j, LINK_PARENT] >= 0:
                 # carry the force one link up: f <- X_j^T f
-                Ej = E[j]
-                rj = r[j]
-                g0 = Ej[0, 0] * f0 + Ej[1, 0] * f1 + Ej[2, 0] * f2
-                g1 = Ej[0, 1] * f0 + Ej[1, 1] * f1 + Ej[2, 1] * f2
-                g2 = Ej[0, 2] * f0 + Ej[1, 2] * f1 + Ej[2, 2] * f2
-                f3, f4, f5 = (Ej[0, 0] * f3 + Ej[1, 0] * f4 + Ej[2, 0] * f5,
-                              Ej[0, 1] * f3 + Ej[1, 1] * f4 + Ej[2, 1] * f5,
-                              Ej[0, 2] * f3 + Ej[1, 2] * f4 + Ej[2, 2] * f5)
-                f0 = g0 + (rj[1] * f5 - rj[2] * f4)
-                f1 = g1 + (rj[2] * f3 - rj[0] * f5)
-                f2 = g2 + (rj[0] * f4 - rj[1] * f3)
+                g0 = E[j, 0, 0] * f0 + E[j, 1, 0] * f1 + E[j, 2, 0] * f2
+                g1 = E[j, 0, 1] * f0 + E[j, 1, 1] * f1 + E[j, 2, 1] * f2
+                g2 = E[j, 0, 2] * f0 + E[j, 1, 2] * f1 + E[j, 2, 2] * f2
+                f3, f4, f5 = (E[j, 0, 0] * f3 + E[j, 1, 0] * f4 + E[j, 2, 0] * f5,
+                              E[j, 0, 1] * f3 + E[j, 1, 1] * f4 + E[j, 2, 1] * f5,
+                              E[j, 0, 2] * f3 + E[j, 1, 2] * f4 + E[j, 2, 2] * f5)
+                f0 = g0 + (r[j, 1] * f5 - r[j, 2] * f4)
+                f1 = g1 + (r[j, 2] * f3 - r[j, 0] * f5)
+                f2 = g2 + (r[j, 0] * f4 - r[j, 1] * f3)
                 j = link_table[j, LINK_PARENT]
                 nj = primitive_nv(link_table[j, LINK_TYPE])
                 vj = link_table[j, LINK_V_START]

@@ -12,38 +12,29 @@ from .layout import LINK_PARENT, LINK_Q_START, LINK_TYPE
 
 @njit(cache=True)
 def link_transforms(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
-                    p_joint_child, q, R_J_work, p_J_work, E_out, r_out):
+                    p_joint_child, revolute_basis, q, R_J_work, p_J_work, E_out, r_out):
     """Per link, the parent-to-link coordinate transform (E_out [nlink,3,3], r_out [nlink,3]):
     E rotates parent coordinates into link coordinates, r is the link origin in the parent [m].
-    Revolute links (the common case) take a scalar path."""
+    Revolute links (the common case) combine the constants of fk_basis.revolute_basis
+    [nlink,4,3,3]."""
     nlink = link_table.shape[0]
     for i in range(nlink):
         kind = link_table[i, LINK_TYPE]
+        if kind == REVOLUTE:
+            # indexed in place: a view per link would cost a reference count each
+            angle = q[link_table[i, LINK_Q_START]]
+            s = math.sin(angle)
+            t = 1.0 - math.cos(angle)
+            for a in range(3):
+                r_out[i, a] = (revolute_basis[i, 3, 0, a] + s * revolute_basis[i, 3, 1, a]
+                               + t * revolute_basis[i, 3, 2, a])
+                for b in range(3):
+                    E_out[i, a, b] = (revolute_basis[i, 0, a, b] + s * revolute_basis[i, 1, a, b]
+                                      + t * revolute_basis[i, 2, a, b])
+            continue
         Rpj = R_parent_joint[i]
         Rjc = R_joint_child[i]
         pjc = p_joint_child[i]
-        if kind == REVOLUTE:
-            # Rodrigues' R_J held in scalars, never stored
-            angle = q[link_table[i, LINK_Q_START]]
-            c = math.cos(angle)
-            s = math.sin(angle)
-            t = 1.0 - c
-            x, y, z = link_axis[i, 0], link_axis[i, 1], link_axis[i, 2]
-            j00, j01, j02 = t * x * x + c, t * x * y - s * z, t * x * z + s * y
-            j10, j11, j12 = t * x * y + s * z, t * y * y + c, t * y * z - s * x
-            j20, j21, j22 = t * x * z - s * y, t * y * z + s * x, t * z * z + c
-            u0 = j00 * pjc[0] + j01 * pjc[1] + j02 * pjc[2]
-            u1 = j10 * pjc[0] + j11 * pjc[1] + j12 * pjc[2]
-            u2 = j20 * pjc[0] + j21 * pjc[1] + j22 * pjc[2]
-            for a in range(3):
-                r_out[i, a] = p_parent_joint[i, a] + Rpj[a, 0] * u0 + Rpj[a, 1] * u1 + Rpj[a, 2] * u2
-            for b in range(3):
-                t0 = j00 * Rjc[0, b] + j01 * Rjc[1, b] + j02 * Rjc[2, b]
-                t1 = j10 * Rjc[0, b] + j11 * Rjc[1, b] + j12 * Rjc[2, b]
-                t2 = j20 * Rjc[0, b] + j21 * Rjc[1, b] + j22 * Rjc[2, b]
-                for a in range(3):
-                    E_out[i, b, a] = Rpj[a, 0] * t0 + Rpj[a, 1] * t1 + Rpj[a, 2] * t2
-            continue
         joint_motion_pose(kind, link_axis[i], q, link_table[i, LINK_Q_START], R_J_work, p_J_work)
         # pose of the link in its parent: T_pj * T_J * T_jc
         for a in range(3):
@@ -116,7 +107,7 @@ def body_world_poses(body_link, body_R_link, body_p_link, R_link_world, p_link_w
 
 @njit(cache=True)
 def forward_kinematics(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
-                       p_joint_child, body_link, body_R_link, body_p_link, q, pose_out):
+                       p_joint_child, revolute_basis, body_link, body_R_link, body_p_link, q, pose_out):
     """Body world poses [nbody, 7] for configuration q (allocates its own scratch)."""
     nlink = link_table.shape[0]
     E = np.empty((nlink, 3, 3))
@@ -126,6 +117,6 @@ def forward_kinematics(link_table, link_axis, R_parent_joint, p_parent_joint, R_
     R3 = np.empty((3, 3))
     p3 = np.empty(3)
     link_transforms(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
-                    p_joint_child, q, R3, p3, E, r)
+                    p_joint_child, revolute_basis, q, R3, p3, E, r)
     link_world_poses(link_table, E, r, Rw, pw)
     body_world_poses(body_link, body_R_link, body_p_link, Rw, pw, R3, pose_out)

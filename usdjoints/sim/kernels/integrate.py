@@ -23,12 +23,12 @@ from .contact import (
     bounding_radii, collider_world_poses, detect_contacts, max_contacts, solve_contacts,
 )
 from .contact import SETTING_MARGIN
-from .crba import crba, ltdl_factor, ltdl_solve
+from .crba import ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_world_poses
 from .jcalc import FREE, SPHERICAL, primitive_nq, quat_multiply_exp, quat_rotate
 from .layout import DOF_VELOCITY_LIMIT, LINK_Q_START, LINK_TYPE, LINK_V_START
 from .passive import passive_forces
-from .rnea import rnea
+from .world_dynamics import allocate_world_workspace, bias_and_mass
 
 EULER = 0
 RK4 = 1
@@ -43,29 +43,23 @@ def allocate_workspace(nlink, nv):
     r = np.empty((nlink, 3))
     R3 = np.empty((3, 3))
     p3 = np.empty(3)
-    links6 = np.empty((3, nlink, 6))
-    Ic = np.empty((nlink, 6, 6))
     M = np.empty((nv, nv))
     vecs = np.empty((6, nv))
-    return E, r, R3, p3, links6, Ic, M, vecs
+    return E, r, R3, p3, M, vecs
 
 
 @njit(cache=True)
-def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
-                 armature, gravity, q, qd, h, E, r, R3, p3, links6, Ic, M, vecs,
+def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
+                 armature, gravity, q, qd, h, E, r, R3, p3, wR, wp, ws, wvaf, wI, M, vecs,
                  qdd_out):
     """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v); h = 0 gives the explicit map."""
     nv = qd.shape[0]
     bias = vecs[0]
-    zero = vecs[1]
     tau = vecs[2]
     K = vecs[3]
     D = vecs[4]
-    for k in range(nv):
-        zero[k] = 0.0
-    link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, q, R3, p3, E, r)
-    rnea(link_table, S, I6, E, r, gravity, qd, zero, links6[0], links6[1], links6[2], bias)
-    crba(link_table, S, I6, E, r, armature, Ic, M)
+    link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
+    bias_and_mass(link_table, S, I6, E, r, gravity, armature, qd, wR, wp, ws, wvaf, wI, bias, M)
     passive_forces(dof_table, q, qd, M, h, tau, K, D)
     for k in range(nv):
         M[k, k] += h * D[k] + h * h * K[k]
@@ -155,14 +149,14 @@ def failing_dof(link_table, q, qd):
 
 
 @njit(cache=True)
-def enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, dof_parent, dof_table,
+def enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, dof_parent, dof_table,
                         coupling_dof, coupling_coeff, coupling_offset, loop_type, loop_link, loop_R,
                         loop_p, loop_axis, q, v, LD, E, r, R3, p3, Rw, pw, G, c, Y, A, lam, dq):
     """Newton-project q onto c(q) = 0, then v onto G(q) v = 0, in the metric factored in LD."""
     m = 0
     nonlinear = loop_type.shape[0] > 0
     for iteration in range(POSITION_ITERATIONS):
-        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, q, R3, p3, E, r)
+        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
         link_world_poses(link_table, E, r, Rw, pw)
         m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff, coupling_offset,
                             loop_type, loop_link, loop_R, loop_p, loop_axis, q, Rw, pw, G, c)
@@ -184,7 +178,7 @@ def enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, dof_pa
 
 
 @njit(cache=True, nogil=True)
-def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
+def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
                  armature, gravity, body_link, body_R_link, body_p_link, coupling_dof,
                  coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p, loop_axis,
                  col_type, col_link, col_R, col_p, col_size, col_friction, col_restitution, pairs,
@@ -201,7 +195,8 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
     nlink = link_table.shape[0]
     nq = q0.shape[0]
     nv = qd0.shape[0]
-    E, r, R3, p3, links6, Ic, M, vecs = allocate_workspace(nlink, nv)
+    E, r, R3, p3, M, vecs = allocate_workspace(nlink, nv)
+    wR, wp, ws, wvaf, wI = allocate_world_workspace(nlink, nv)
     Rw = np.empty((nlink, 3, 3))
     pw = np.empty((nlink, 3))
     q = q0.copy()
@@ -236,9 +231,9 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
     status_out[0] = -1
     status_out[1] = -1
     if rows > 0:
-        acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
-                     armature, gravity, q, qd, dt, E, r, R3, p3, links6, Ic, M, vecs, qdd)
-        enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, dof_parent,
+        acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
+                     armature, gravity, q, qd, dt, E, r, R3, p3, wR, wp, ws, wvaf, wI, M, vecs, qdd)
+        enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, dof_parent,
                             dof_table, coupling_dof, coupling_coeff, coupling_offset, loop_type,
                             loop_link, loop_R, loop_p, loop_axis, q, qd, M, E, r, R3, p3, Rw, pw,
                             G, c, Y, A, lam, dq)
@@ -247,16 +242,16 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
         if step % record_every == 0:
             q_traj_out[row] = q
             qd_traj_out[row] = qd
-            link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, q, R3, p3, E, r)
+            link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
             link_world_poses(link_table, E, r, Rw, pw)
             body_world_poses(body_link, body_R_link, body_p_link, Rw, pw, R3, pose_traj_out[row])
             row += 1
         if step == n_steps:
             break
         if integrator == EULER:
-            acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent,
-                         dof_table, armature, gravity, q, qd, dt, E, r, R3, p3, links6, Ic,
-                         M, vecs, qdd)
+            acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
+                         dof_table, armature, gravity, q, qd, dt, E, r, R3, p3, wR, wp, ws, wvaf, wI, M,
+                         vecs, qdd)
             for k in range(nv):
                 v_start[k] = qd[k]
                 qd[k] += dt * qdd[k]
@@ -290,9 +285,9 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
                     k_v[4, k] = qd[k] + h * k_v[stage - 1, k] if stage > 0 else qd[k]
                 normalise_quaternions(link_table, k_q[4])
                 configuration_rate(link_table, k_q[4], k_v[4], k_q[stage])
-                acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent,
+                acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
                              dof_table, armature, gravity, k_q[4], k_v[4], 0.0, E, r, R3, p3,
-                             links6, Ic, M, vecs, k_v[stage])
+                             wR, wp, ws, wvaf, wI, M, vecs, k_v[stage])
                 if rows > 0:
                     # the constrained acceleration (the G-dot v term is left to the projection)
                     link_world_poses(link_table, E, r, Rw, pw)
@@ -309,9 +304,9 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
             clamp_velocities(dof_table, qd)
             if contacts > 0:
                 # contact as an impulse on the finished step: the next step moves q with it
-                acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent,
-                             dof_table, armature, gravity, q, qd, 0.0, E, r, R3, p3, links6,
-                             Ic, M, vecs, qdd)
+                acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
+                             dof_table, armature, gravity, q, qd, 0.0, E, r, R3, p3, wR, wp, ws, wvaf, wI,
+                             M, vecs, qdd)
                 link_world_poses(link_table, E, r, Rw, pw)
                 m = 0
                 if rows > 0:
@@ -331,7 +326,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
                                    points, normals, depths, v_start, dt, contact_settings, J, PJ,
                                    W, lam_c, target, qd)
         if rows > 0:
-            enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, dof_parent,
+            enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, dof_parent,
                                 dof_table, coupling_dof, coupling_coeff, coupling_offset,
                                 loop_type, loop_link, loop_R, loop_p, loop_axis, q, qd, M, E, r,
                                 R3, p3, Rw, pw, G, c, Y, A, lam, dq)
@@ -343,7 +338,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_paren
 
 
 @njit(cache=True, nogil=True)
-def simulate_envs(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
+def simulate_envs(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
                   armature, gravity, body_link, body_R_link, body_p_link, coupling_dof,
                   coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p, loop_axis,
                   col_type, col_link, col_R, col_p, col_size, col_friction, col_restitution, pairs,
@@ -354,7 +349,7 @@ def simulate_envs(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_pare
     releases the GIL, so callers run disjoint env ranges on threads. Envs are independent, so the
     result does not depend on the split."""
     for e in range(env_begin, env_end):
-        simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, dof_parent, dof_table,
+        simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
                      armature, gravity, body_link, body_R_link, body_p_link, coupling_dof,
                      coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p,
                      loop_axis, col_type, col_link, col_R, col_p, col_size, col_friction,

@@ -42,12 +42,11 @@ def rnea(link_table, S, I6, E, r, gravity, qd, qdd, v_work, a_work, f_work, tau_
             v_0, v_1, v_2, v_3, v_4, v_5 = j0, j1, j2, j3, j4, j5
             # gravity as a fictitious upward acceleration of the world
             a_0, a_1, a_2, a_3, a_4, a_5 = motion_transform_values(
-                E[i], r[i], 0.0, 0.0, 0.0, -gravity[0], -gravity[1], -gravity[2])
+                E, r, i, 0.0, 0.0, 0.0, -gravity[0], -gravity[1], -gravity[2])
         else:
-            vp = v_work[parent]
-            ap = a_work[parent]
             v_0, v_1, v_2, v_3, v_4, v_5 = motion_transform_values(
-                E[i], r[i], vp[0], vp[1], vp[2], vp[3], vp[4], vp[5])
+                E, r, i, v_work[parent, 0], v_work[parent, 1], v_work[parent, 2],
+                v_work[parent, 3], v_work[parent, 4], v_work[parent, 5])
             v_0 += j0
             v_1 += j1
             v_2 += j2
@@ -55,7 +54,8 @@ def rnea(link_table, S, I6, E, r, gravity, qd, qdd, v_work, a_work, f_work, tau_
             v_4 += j4
             v_5 += j5
             a_0, a_1, a_2, a_3, a_4, a_5 = motion_transform_values(
-                E[i], r[i], ap[0], ap[1], ap[2], ap[3], ap[4], ap[5])
+                E, r, i, a_work[parent, 0], a_work[parent, 1], a_work[parent, 2],
+                a_work[parent, 3], a_work[parent, 4], a_work[parent, 5])
         # a = X a_parent + S qdd + v x (S qd)
         a_0 += b0 + (v_1 * j2 - v_2 * j1)
         a_1 += b1 + (v_2 * j0 - v_0 * j2)
@@ -64,8 +64,8 @@ def rnea(link_table, S, I6, E, r, gravity, qd, qdd, v_work, a_work, f_work, tau_
         a_4 += b4 + (v_2 * j3 - v_0 * j5 + v_5 * j0 - v_3 * j2)
         a_5 += b5 + (v_0 * j4 - v_1 * j3 + v_3 * j1 - v_4 * j0)
         # f = I a + v x* (I v)
-        f_0, f_1, f_2, f_3, f_4, f_5 = rigid_inertia_times(I6[i], a_0, a_1, a_2, a_3, a_4, a_5)
-        p0, p1, p2, p3, p4, p5 = rigid_inertia_times(I6[i], v_0, v_1, v_2, v_3, v_4, v_5)
+        f_0, f_1, f_2, f_3, f_4, f_5 = rigid_inertia_times(I6, i, a_0, a_1, a_2, a_3, a_4, a_5)
+        p0, p1, p2, p3, p4, p5 = rigid_inertia_times(I6, i, v_0, v_1, v_2, v_3, v_4, v_5)
         f_0 += v_1 * p2 - v_2 * p1 + v_4 * p5 - v_5 * p4
         f_1 += v_2 * p0 - v_0 * p2 + v_5 * p3 - v_3 * p5
         f_2 += v_0 * p1 - v_1 * p0 + v_3 * p4 - v_4 * p3
@@ -82,11 +82,11 @@ def rnea(link_table, S, I6, E, r, gravity, qd, qdd, v_work, a_work, f_work, tau_
         parent = link_table[i, LINK_PARENT]
         n = primitive_nv(link_table[i, LINK_TYPE])
         v0 = link_table[i, LINK_V_START]
-        f = f_work[i]
-        f0, f1, f2, f3, f4, f5 = f[0], f[1], f[2], f[3], f[4], f[5]
+        f0, f1, f2 = f_work[i, 0], f_work[i, 1], f_work[i, 2]
+        f3, f4, f5 = f_work[i, 3], f_work[i, 4], f_work[i, 5]
         for c in range(n):
             tau_out[v0 + c] = (S[i, 0, c] * f0 + S[i, 1, c] * f1 + S[i, 2, c] * f2
                                + S[i, 3, c] * f3 + S[i, 4, c] * f4 + S[i, 5, c] * f5)
         if parent >= 0:
             # f_parent += X^T f
-            force_transform_transpose_add(E[i], r[i], f0, f1, f2, f3, f4, f5, f_work[parent])
+            force_transform_transpose_add(E, r, i, f0, f1, f2, f3, f4, f5, f_work, parent)

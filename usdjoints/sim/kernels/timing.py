@@ -13,7 +13,7 @@ from .rnea import rnea
 
 
 @njit(cache=True)
-def aba_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, armature, gravity, q, qd,
+def aba_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, armature, gravity, q, qd,
                tau, n_calls, qdd_out):
     nl = link_table.shape[0]
     nv = qd.shape[0]
@@ -30,13 +30,13 @@ def aba_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, armature, g
     u_w = np.empty(nv)
     inverse_w = np.empty((6, 12))
     for _ in range(n_calls):
-        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, q, R3, p3, E, r)
+        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
         aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_w, c_w, pA_w, IA_w, U_w,
             Dinv_w, u_w, inverse_w, qdd_out)
 
 
 @njit(cache=True)
-def rnea_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, gravity, q, qd, qdd,
+def rnea_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, gravity, q, qd, qdd,
                 n_calls, tau_out):
     nl = link_table.shape[0]
     E = np.empty((nl, 3, 3))
@@ -47,5 +47,5 @@ def rnea_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, S, I6, gravity, q
     a_w = np.empty((nl, 6))
     f_w = np.empty((nl, 6))
     for _ in range(n_calls):
-        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, q, R3, p3, E, r)
+        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
         rnea(link_table, S, I6, E, r, gravity, qd, qdd, v_w, a_w, f_w, tau_out)
