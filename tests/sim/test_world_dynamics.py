@@ -26,10 +26,20 @@ def _bias_and_mass(model, q, qd):
     link_transforms(pm.link_table, pm.link_axis, pm.R_parent_joint, pm.p_parent_joint,
                     pm.R_joint_child, pm.p_joint_child, pm.revolute_basis, q, np.empty((3, 3)),
                     np.empty(3), E, r)
-    bias, M = np.empty(nv), np.empty((nv, nv))
+    bias, M = np.empty(nv), np.full((nv, nv), np.nan)
     bias_and_mass(pm.link_table, pm.S, pm.I6, E, r, pm.gravity, pm.armature, qd,
                   *allocate_world_workspace(nl, nv), bias, M)
-    return bias, M
+    # the kernel writes the entries the tree-sparse factorisation reads: row k, columns k and
+    # every dof on k's path to the root; mirror them and zero the rest, which must be zero
+    path = np.zeros((nv, nv), dtype=bool)
+    for k in range(nv):
+        j = k
+        while j >= 0:
+            path[k, j] = True
+            j = pm.dof_parent[j]
+    assert np.isfinite(M[path]).all()
+    full = np.where(path, M, 0.0)
+    return bias, full + np.tril(full, -1).T
 
 
 def _close(actual, expected):

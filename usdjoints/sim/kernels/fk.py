@@ -8,6 +8,7 @@ from numba import njit
 
 from .jcalc import REVOLUTE, joint_motion_pose, rotation_to_quat
 from .layout import LINK_PARENT, LINK_Q_START, LINK_TYPE
+from .trig import sin_cos
 
 
 @njit(cache=True)
@@ -23,8 +24,8 @@ def link_transforms(link_table, link_axis, R_parent_joint, p_parent_joint, R_joi
         if kind == REVOLUTE:
             # indexed in place: a view per link would cost a reference count each
             angle = q[link_table[i, LINK_Q_START]]
-            s = math.sin(angle)
-            t = 1.0 - math.cos(angle)
+            s, c = sin_cos(angle)
+            t = 1.0 - c
             for a in range(3):
                 r_out[i, a] = (revolute_basis[i, 3, 0, a] + s * revolute_basis[i, 3, 1, a]
                                + t * revolute_basis[i, 3, 2, a])

@@ -36,12 +36,14 @@ def allocate_world_workspace(nlink, nv):
 def bias_and_mass(link_table, S, I6, E, r, gravity, armature, qd, R_work, p_work, s_work,
                   vaf_work, inertia_work, bias_out, M_out):
     """bias_out [nv] = C(q, qd) qd + g(q) (rnea with qdd = 0) and M_out [nv, nv] = M(q) +
-    diag(armature) (crba), from the link transforms E, r of fk.link_transforms."""
+    diag(armature) (crba), from the link transforms E, r of fk.link_transforms.
+
+    Only what the tree-sparse factorisation (crba.ltdl_factor) reads is written: the diagonal
+    and M[k, j] for each dof k and every dof j above it on its path to the root (j < k). Every
+    other entry of M is zero for a tree and is left untouched.
+    """
     nlink = link_table.shape[0]
     nv = M_out.shape[0]
-    for a in range(nv):
-        for b in range(nv):
-            M_out[a, b] = 0.0
     for i in range(nlink):
         parent = link_table[i, LINK_PARENT]
         # the link's rotation R (link -> world) and origin p relative to its tree's root link;
@@ -187,25 +189,22 @@ def bias_and_mass(link_table, S, I6, E, r, gravity, armature, qd, R_work, p_work
             bias_out[k] = (w0 * vaf_work[2, i, 0] + w1 * vaf_work[2, i, 1] + w2 * vaf_work[2, i, 2]
                            + u0 * vaf_work[2, i, 3] + u1 * vaf_work[2, i, 4] + u2 * vaf_work[2, i, 5])
             # the composite force Ic S[:, c], dotted with every column at and above this link
+            # (row k of M: column c of M is row c's transpose)
             F0 = Jxx * w0 + Jxy * w1 + Jxz * w2 + (h1 * u2 - h2 * u1)
             F1 = Jxy * w0 + Jyy * w1 + Jyz * w2 + (h2 * u0 - h0 * u2)
             F2 = Jxz * w0 + Jyz * w1 + Jzz * w2 + (h0 * u1 - h1 * u0)
             F3 = m * u0 - (h1 * w2 - h2 * w1)
             F4 = m * u1 - (h2 * w0 - h0 * w2)
             F5 = m * u2 - (h0 * w1 - h1 * w0)
-            for e in range(d0 + c, d0 + n):
-                x = (s_work[e, 0] * F0 + s_work[e, 1] * F1 + s_work[e, 2] * F2
-                     + s_work[e, 3] * F3 + s_work[e, 4] * F4 + s_work[e, 5] * F5)
-                M_out[e, k] = x
-                M_out[k, e] = x
+            for e in range(d0, d0 + c + 1):
+                M_out[k, e] = (s_work[e, 0] * F0 + s_work[e, 1] * F1 + s_work[e, 2] * F2
+                               + s_work[e, 3] * F3 + s_work[e, 4] * F4 + s_work[e, 5] * F5)
             j = parent
             while j >= 0:
                 dj = link_table[j, LINK_V_START]
                 for e in range(dj, dj + primitive_nv(link_table[j, LINK_TYPE])):
-                    x = (s_work[e, 0] * F0 + s_work[e, 1] * F1 + s_work[e, 2] * F2
-                         + s_work[e, 3] * F3 + s_work[e, 4] * F4 + s_work[e, 5] * F5)
-                    M_out[e, k] = x
-                    M_out[k, e] = x
+                    M_out[k, e] = (s_work[e, 0] * F0 + s_work[e, 1] * F1 + s_work[e, 2] * F2
+                                   + s_work[e, 3] * F3 + s_work[e, 4] * F4 + s_work[e, 5] * F5)
                 j = link_table[j, LINK_PARENT]
         if parent >= 0:
             for a in range(6):
