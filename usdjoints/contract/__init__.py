@@ -1,20 +1,13 @@
 """The column contract as data: per column of every joint-relevant schema, its raw fallback
 (read live from the schema registry), what USD population writes, and what each consumer
 (``ovphysx``, ``usdphysics``, ``usdjoints``) assumes when the column is absent.
+
+Names load on first use: ``from usdjoints.contract.types import CONSUMERS`` (the command line's
+help text) must not build the whole contract index, which pulls in numpy.
 """
 from __future__ import annotations
 
-from .index import (
-    column,
-    columns_for,
-    divergences,
-    known_owners,
-    parser_default,
-    producer_value,
-)
-from .markers import FLT_MAX, Marker, UnitsScaled
-from .registry import UnknownSchemaProperty, raw_fallback
-from .types import CONSUMERS, ColumnSpec, ConsumerProfile, Divergence, Producer
+import importlib
 
 __all__ = [
     "CONSUMERS",
@@ -34,3 +27,36 @@ __all__ = [
     "producer_value",
     "raw_fallback",
 ]
+
+_LAZY = {
+    "column": ".index",
+    "columns_for": ".index",
+    "divergences": ".index",
+    "known_owners": ".index",
+    "parser_default": ".index",
+    "producer_value": ".index",
+    "FLT_MAX": ".markers",
+    "Marker": ".markers",
+    "UnitsScaled": ".markers",
+    "UnknownSchemaProperty": ".registry",
+    "raw_fallback": ".registry",
+    "CONSUMERS": ".types",
+    "ColumnSpec": ".types",
+    "ConsumerProfile": ".types",
+    "Divergence": ".types",
+    "Producer": ".types",
+}
+
+
+def __getattr__(name: str):
+    try:
+        module = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'usdjoints.contract' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

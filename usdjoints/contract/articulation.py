@@ -5,7 +5,7 @@ the whole signal, recorded here as one metadata column.
 """
 from __future__ import annotations
 
-from . import divergences as d
+from . import shared_divergences as d
 from .columns import attribute
 from .markers import Marker, UnitsScaled
 from .types import Producer

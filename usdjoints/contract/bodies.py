@@ -5,7 +5,7 @@ column (``UsdPhysics.RigidBodyAPI.ComputeMassProperties`` does, outside the pars
 """
 from __future__ import annotations
 
-from . import divergences as d
+from . import shared_divergences as d
 from .columns import attribute, relationship
 from .markers import Marker
 

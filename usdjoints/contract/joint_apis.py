@@ -6,7 +6,7 @@ Conversions apply to rotational instances only (angular, rotX, rotY, rotZ).
 """
 from __future__ import annotations
 
-from . import divergences as d
+from . import shared_divergences as d
 from .columns import attribute
 from .markers import FLT_MAX, Marker
 

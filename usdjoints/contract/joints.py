@@ -5,7 +5,7 @@ declares itself, and :mod:`usdjoints.contract.index` joins the two.
 """
 from __future__ import annotations
 
-from . import divergences as d
+from . import shared_divergences as d
 from .columns import attribute, relationship
 from .markers import FLT_MAX, Marker
 

@@ -6,7 +6,7 @@ documentation of the articulation mimic joint.
 """
 from __future__ import annotations
 
-from . import divergences as d
+from . import shared_divergences as d
 from .columns import attribute, relationship
 from .markers import FLT_MAX, Marker
 

@@ -5,7 +5,7 @@ the fallback applies (``UsdGeom.GetStageMetersPerUnit`` and friends).
 """
 from __future__ import annotations
 
-from . import divergences as d
+from . import shared_divergences as d
 from .columns import attribute
 from .markers import Marker
 
