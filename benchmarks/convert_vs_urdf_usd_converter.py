@@ -1,9 +1,22 @@
 """URDF -> USD conversion time: usdjoints beside urdf-usd-converter on example-robot-data robots.
 
 The anchor lives in its own virtual environment (it bundles its own ``pxr``, which must never
-share an environment with usd-core). Both converters run the same way, as a whole process from
-the command line (interpreter start, imports, parse, mesh loading, write), each best of
-``--repeat`` runs; usdjoints is also timed in-process (conversion only, after one warm-up).
+share an environment with usd-core). Each robot is timed four ways, each the best of ``--repeat``
+runs:
+
+* anchor CLI / ours CLI: the whole command as a new process (interpreter start, imports, parse,
+  mesh loading, write): ``python -m urdf_usd_converter URDF DIR --no-layer-structure --package
+  ...`` and what the ``usdjoints convert URDF -o OUT.usdc --package ...`` console script runs.
+* anchor in-process / ours in-process: the conversion call alone, in one long-lived process per
+  tool after one warm-up conversion of the same robot (imports done, first-use caches filled):
+  ``urdf_usd_converter.Converter(layer_structure=False, ros_packages=[...]).convert(URDF, DIR)``
+  run by the anchor's interpreter with its CLI's default diagnostics level (warnings only), and
+  ``usdjoints.convert.convert_urdf(URDF, OUT.usdc, packages=...)`` here. Each run gets a fresh
+  converter object and a fresh output directory (anchor) or file name (ours).
+
+Both tools write one binary crate layer per robot: the anchor flattens its layered asset into
+``DIR/<robot>.usdc`` when layer structure is off (textures, if any, are copied beside it), and
+usdjoints writes ``OUT.usdc``. The formats found on disk are checked and printed.
 
     python benchmarks/convert_vs_urdf_usd_converter.py [--anchor-python /work/venv-urdfusd/bin/python]
 
@@ -17,7 +30,7 @@ not installed. The target is usdjoints <= 0.5x the anchor's time.
 from __future__ import annotations
 
 import argparse
-import os
+import json
 import statistics
 import subprocess
 import sys
@@ -39,23 +52,53 @@ ROBOTS = {
 }
 TARGET_RATIO = 0.5
 
+# Run by the anchor's interpreter: argv[1] is a JSON job {robots: {name: urdf}, share, repeat, tmp};
+# prints one JSON line {name: {"seconds": best, "written": file name} | {"error": message}}.
+ANCHOR_IN_PROCESS = r"""
+import json, pathlib, sys, time
+import usdex.core
+from urdf_usd_converter import Converter
+
+usdex.core.activateDiagnosticsDelegate()  # as the anchor's CLI does by default: warnings only
+usdex.core.setDiagnosticsLevel(usdex.core.DiagnosticsLevel.eWarning)
+job = json.loads(sys.argv[1])
+packages = [{"name": "example-robot-data", "path": job["share"]}]
+results = {}
+for name, urdf in job["robots"].items():
+    try:
+        best, written = float("inf"), None
+        for run in range(job["repeat"] + 1):  # run 0 is the warm-up
+            out_dir = pathlib.Path(job["tmp"]) / f"anchor_inproc_{name}_{run}"
+            out_dir.mkdir()
+            start = time.perf_counter()
+            asset = Converter(layer_structure=False, ros_packages=packages).convert(urdf, str(out_dir))
+            elapsed = time.perf_counter() - start
+            if run:
+                best = min(best, elapsed)
+            written = pathlib.Path(asset.path).name
+        results[name] = {"seconds": best, "written": written}
+    except Exception as error:
+        results[name] = {"error": f"{type(error).__name__}: {error}"[:300]}
+print(json.dumps(results))
+"""
+
 
 def robots_dir() -> Path:
     distribution = metadata.distribution("example-robot-data")
     return Path(distribution.locate_file("cmeel.prefix/share/example-robot-data/robots"))
 
 
-def timed(command: list[str], repeat: int, env=None) -> tuple[float, str]:
-    """Best wall time [s] of ``repeat`` runs; raises RuntimeError with stderr when one fails."""
+def timed(commands: list[list[str]]) -> float:
+    """Best wall time [s] over the commands (one run each); raises RuntimeError with stderr when one fails."""
     best = float("inf")
-    for _ in range(repeat):
+    for command in commands:
         start = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
         elapsed = time.perf_counter() - start
         if done.returncode != 0:
             raise RuntimeError(f"{' '.join(command[:3])}... exit {done.returncode}: {done.stderr.strip()[-300:]}")
         best = min(best, elapsed)
-    return best, ""
+    return best
 
 
 def anchor_command(anchor_python: str, urdf: Path, out_dir: Path, share: Path) -> list[str]:
@@ -70,11 +113,52 @@ def ours_command(urdf: Path, out: Path, share: Path) -> list[str]:
             "--package", f"example-robot-data={share}"]
 
 
+def usd_files(directory: Path) -> list[str]:
+    return sorted(path.name for path in directory.iterdir() if path.suffix in (".usd", ".usda", ".usdc"))
+
+
+def anchor_in_process(anchor_python: str, robots: dict[str, Path], share: Path, repeat: int, tmp: Path) -> dict:
+    job = {"robots": {name: str(urdf) for name, urdf in robots.items()}, "share": str(share), "repeat": repeat,
+           "tmp": str(tmp)}
+    done = subprocess.run([anchor_python, "-c", ANCHOR_IN_PROCESS, json.dumps(job)], capture_output=True, text=True,
+                          check=False)
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        message = f"anchor in-process run exit {done.returncode}: {done.stderr.strip()[-300:]}"
+        return {name: {"error": message} for name in robots}
+    return json.loads(lines[-1])
+
+
+def ours_in_process(urdf: Path, share: Path, repeat: int, tmp: Path, name: str) -> float:
+    from usdjoints.convert import convert_urdf
+
+    packages = {"example-robot-data": str(share)}
+    best = float("inf")
+    for run in range(repeat + 1):  # run 0 is the warm-up: imports and first-use caches
+        out = tmp / f"ours_inproc_{name}_{run}.usdc"
+        start = time.perf_counter()
+        convert_urdf(urdf, out, packages=packages)
+        elapsed = time.perf_counter() - start
+        if run:
+            best = min(best, elapsed)
+    return best
+
+
+def summary(label: str, ratios: dict[str, float]) -> str:
+    if not ratios:
+        return f"{label}: no robot converted by both tools"
+    worst = max(ratios, key=ratios.get)
+    geo = statistics.geometric_mean(ratios.values())
+    return (f"{label}: geometric mean {geo:.2f}x ({'meets' if geo <= TARGET_RATIO else 'misses'} "
+            f"<= {TARGET_RATIO}x), worst {ratios[worst]:.2f}x ({worst}; "
+            f"{'meets' if ratios[worst] <= TARGET_RATIO else 'misses'} <= {TARGET_RATIO}x)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--anchor-python", default="/work/venv-urdfusd/bin/python")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--robots", nargs="*", default=sorted(ROBOTS))
+    parser.add_argument("--robots", nargs="*", default=sorted(ROBOTS), choices=sorted(ROBOTS), metavar="ROBOT")
     args = parser.parse_args()
 
     probe = subprocess.run([args.anchor_python, "-c", "import urdf_usd_converter"], capture_output=True, text=True,
@@ -88,43 +172,53 @@ def main() -> int:
                               "print(version('urdf-usd-converter'))"], capture_output=True, text=True).stdout.strip()
 
     import usdjoints  # noqa: F401  (PhysX schemas before any stage)
-    from usdjoints.convert import convert_urdf
 
     robots = robots_dir()
     share = robots.parent  # package://example-robot-data/robots/... resolves under <share>/robots
-    print(f"urdf-usd-converter {version} vs usdjoints, whole process by CLI (best of {args.repeat}), "
-          f"usdjoints also in-process")
-    header = f"{'robot':<20}{'anchor CLI [s]':>16}{'ours CLI [s]':>14}{'ratio':>8}{'ours in-proc [s]':>18}"
-    print(header)
-    ratios = []
+    urdfs = {name: robots / ROBOTS[name] for name in args.robots}
+    print(f"urdf-usd-converter {version} vs usdjoints {usdjoints.__version__}, best of {args.repeat}: "
+          f"CLI = whole process, in-proc = conversion call after a warm-up")
+    header = (f"{'robot':<20}{'anchor CLI':>11}{'ours CLI':>10}{'ratio':>8}"
+              f"{'anchor in-proc':>16}{'ours in-proc':>14}{'ratio':>8}   [s]")
+    cli_ratios: dict[str, float] = {}
+    inproc_ratios: dict[str, float] = {}
+    written: dict[str, set[str]] = {"anchor": set(), "usdjoints": set()}
+    anchor_layer_counts: set[int] = set()
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
         tmp_dir = Path(tmp)
-        for name in args.robots:
-            urdf = robots / ROBOTS[name]
+        anchor_inproc = anchor_in_process(args.anchor_python, urdfs, share, args.repeat, tmp_dir)
+        print(header)
+        for name, urdf in urdfs.items():
+            anchor_dirs = [tmp_dir / f"anchor_cli_{name}_{run}" for run in range(args.repeat)]
+            ours_outs = [tmp_dir / f"ours_cli_{name}_{run}.usdc" for run in range(args.repeat)]
             try:
-                anchor_s, _ = timed(anchor_command(args.anchor_python, urdf, tmp_dir / f"anchor_{name}", share),
-                                    args.repeat)
-                ours_s, _ = timed(ours_command(urdf, tmp_dir / f"{name}.usdc", share), args.repeat)
-            except RuntimeError as error:
+                anchor_s = timed([anchor_command(args.anchor_python, urdf, d, share) for d in anchor_dirs])
+                ours_s = timed([ours_command(urdf, out, share) for out in ours_outs])
+                ours_inproc_s = ours_in_process(urdf, share, args.repeat, tmp_dir, name)
+            except Exception as error:  # any failure of either tool is reported per robot
                 print(f"{name:<20}failed: {error}")
                 failed = True
                 continue
-            out = tmp_dir / f"{name}_inproc.usdc"
-            packages = {"example-robot-data": str(share)}
-            convert_urdf(urdf, out, packages=packages)  # warm-up: imports and first-use caches
-            inproc = []
-            for _ in range(args.repeat):
-                start = time.perf_counter()
-                convert_urdf(urdf, out, packages=packages)
-                inproc.append(time.perf_counter() - start)
-            ratio = ours_s / anchor_s
-            ratios.append(ratio)
-            print(f"{name:<20}{anchor_s:>16.3f}{ours_s:>14.3f}{ratio:>7.2f}x{min(inproc):>18.3f}")
-    if ratios:
-        geo = statistics.geometric_mean(ratios)
-        print(f"geometric mean ratio (ours / anchor, CLI): {geo:.2f}x; worst {max(ratios):.2f}x; "
-              f"target <= {TARGET_RATIO}x: {'met' if max(ratios) <= TARGET_RATIO else 'not met'}")
+            anchor_layers = usd_files(anchor_dirs[0])
+            anchor_layer_counts.add(len(anchor_layers))
+            written["anchor"].update(Path(f).suffix for f in anchor_layers)
+            written["usdjoints"].update(out.suffix for out in ours_outs if out.is_file())
+            cli_ratios[name] = ours_s / anchor_s
+            row = f"{name:<20}{anchor_s:>11.3f}{ours_s:>10.3f}{cli_ratios[name]:>7.2f}x"
+            entry = anchor_inproc.get(name, {"error": "no result"})
+            if "error" in entry:
+                print(f"{row}   anchor in-process failed: {entry['error']}")
+                failed = True
+                continue
+            written["anchor"].add(Path(entry["written"]).suffix)
+            inproc_ratios[name] = ours_inproc_s / entry["seconds"]
+            print(f"{row}{entry['seconds']:>16.3f}{ours_inproc_s:>14.3f}{inproc_ratios[name]:>7.2f}x")
+    counts = "/".join(str(n) for n in sorted(anchor_layer_counts)) or "-"
+    print(f"layers written: anchor {', '.join(sorted(written['anchor'])) or '-'} ({counts} USD file(s) per robot "
+          f"directory), usdjoints {', '.join(sorted(written['usdjoints'])) or '-'} (one file per robot)")
+    print(summary("CLI ratio (ours / anchor)", cli_ratios))
+    print(summary("in-process ratio (ours / anchor)", inproc_ratios))
     return 1 if failed else 0
 
 
