@@ -85,10 +85,9 @@ def test_missing_mesh_is_a_warning_with_places_searched(tmp_path):
 
 
 def test_stl_mesh_becomes_a_usd_mesh_with_its_scale_and_convex_hull_collider(tmp_path):
-    """Oracle: the triangle written in the ASCII STL text; needs the optional mesh library."""
+    """Oracle: the triangle written in the ASCII STL text (read by usdjoints' own STL reader)."""
     import pytest
 
-    pytest.importorskip("trimesh")
     (tmp_path / "tri.stl").write_text(
         "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\n"
         "endloop\nendfacet\nendsolid t\n")
