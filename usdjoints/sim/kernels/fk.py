@@ -6,7 +6,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .jcalc import REVOLUTE, joint_motion_pose, rotation_to_quat
+from .jcalc import PRISMATIC, REVOLUTE, joint_motion_pose, rotation_to_quat
 from .layout import LINK_PARENT, LINK_Q_START, LINK_TYPE
 from .trig import sin_cos
 
@@ -16,8 +16,9 @@ def link_transforms(link_table, link_axis, R_parent_joint, p_parent_joint, R_joi
                     p_joint_child, revolute_basis, q, R_J_work, p_J_work, E_out, r_out):
     """Per link, the parent-to-link coordinate transform (E_out [nlink,3,3], r_out [nlink,3]):
     E rotates parent coordinates into link coordinates, r is the link origin in the parent [m].
-    Revolute links (the common case) combine the constants of fk_basis.revolute_basis
-    [nlink,4,3,3]."""
+    Revolute and prismatic links (the common cases) combine the constants of
+    fk_basis.revolute_basis [nlink,4,3,3] (a prismatic link reads its constant rotation P0 and
+    origin c0 there)."""
     nlink = link_table.shape[0]
     for i in range(nlink):
         kind = link_table[i, LINK_TYPE]
@@ -32,6 +33,16 @@ def link_transforms(link_table, link_axis, R_parent_joint, p_parent_joint, R_joi
                 for b in range(3):
                     E_out[i, a, b] = (revolute_basis[i, 0, a, b] + s * revolute_basis[i, 1, a, b]
                                       + t * revolute_basis[i, 2, a, b])
+            continue
+        if kind == PRISMATIC:
+            # the rotation is the basis' constant P0; the origin slides along R_pj axis
+            x = q[link_table[i, LINK_Q_START]]
+            for a in range(3):
+                r_out[i, a] = revolute_basis[i, 3, 0, a] + x * (
+                    R_parent_joint[i, a, 0] * link_axis[i, 0] + R_parent_joint[i, a, 1] * link_axis[i, 1]
+                    + R_parent_joint[i, a, 2] * link_axis[i, 2])
+                for b in range(3):
+                    E_out[i, a, b] = revolute_basis[i, 0, a, b]
             continue
         Rpj = R_parent_joint[i]
         Rjc = R_joint_child[i]

@@ -1,4 +1,5 @@
-"""Model constants of the revolute fast path of fk.link_transforms (plain numpy, no numba)."""
+"""Model constants of the revolute and prismatic fast paths of fk.link_transforms (plain numpy,
+no numba)."""
 from __future__ import annotations
 
 import numpy as np
@@ -11,7 +12,8 @@ def revolute_basis(link_axis, R_parent_joint, p_parent_joint, R_joint_child, p_j
     R_pj R_J R_jc = P0 + s P1 + (1 - c) P2 with P_k = R_pj K^k R_jc, and the child origin
     p_pj + R_pj R_J p_jc = c0 + s c1 + (1 - c) c2 with c_k = R_pj K^k p_jc (+ p_pj for k = 0).
     Returns float64 [nlink, 4, 3, 3]: [i, k] = P_k^T for k < 3 (the parent-to-link rotation E is
-    their transpose), [i, 3, k] = c_k. Plain numpy: computed once per model (PackedModel).
+    their transpose), [i, 3, k] = c_k. For a prismatic link (R_J = 1) the same P0 and c0 are its
+    rotation and its origin at zero travel. Computed once per model (PackedModel).
     """
     nlink = link_axis.shape[0]
     out = np.zeros((nlink, 4, 3, 3))

@@ -48,11 +48,14 @@ def allocate_workspace(nlink, nv):
     return E, r, R3, p3, M, vecs
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
                  armature, gravity, q, qd, h, E, r, R3, p3, wR, wp, ws, wvaf, wI, M, vecs,
                  qdd_out):
-    """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v); h = 0 gives the explicit map."""
+    """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v); h = 0 gives the explicit map.
+
+    Inlined into the step loops: as a compiled call its ~30 array arguments cost a reference
+    count each way, about a sixth of a 9-dof step."""
     nv = qd.shape[0]
     bias = vecs[0]
     tau = vecs[2]
