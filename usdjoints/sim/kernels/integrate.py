@@ -54,8 +54,9 @@ def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
                  qdd_out):
     """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v); h = 0 gives the explicit map.
 
-    Inlined into the step loops: as a compiled call its ~30 array arguments cost a reference
-    count each way, about a sixth of a 9-dof step."""
+    Inlined into the Euler step loop: as a compiled call its ~30 array arguments cost a
+    reference count each way, about a sixth of a 9-dof step (acceleration_call serves the
+    other sites)."""
     nv = qd.shape[0]
     bias = vecs[0]
     tau = vecs[2]
@@ -70,6 +71,18 @@ def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
     ltdl_factor(dof_parent, M)
     ltdl_solve(dof_parent, M, qdd_out)
 
+
+
+@njit(cache=True)
+def acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
+                      dof_table, armature, gravity, q, qd, h, E, r, R3, p3, wR, wp, ws, wvaf, wI,
+                      M, vecs, qdd_out):
+    """acceleration as one compiled call, for the sites off the Euler hot path (RK4 stages, the
+    initial projection): one shared copy instead of one inlined copy each, which would multiply
+    the first compile time."""
+    acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
+                 dof_table, armature, gravity, q, qd, h, E, r, R3, p3, wR, wp, ws, wvaf, wI, M,
+                 vecs, qdd_out)
 
 @njit(cache=True)
 def integrate_configuration(link_table, q, v, h, q_out):
@@ -234,8 +247,9 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
     status_out[0] = -1
     status_out[1] = -1
     if rows > 0:
-        acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
-                     armature, gravity, q, qd, dt, E, r, R3, p3, wR, wp, ws, wvaf, wI, M, vecs, qdd)
+        acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
+                          dof_table, armature, gravity, q, qd, dt, E, r, R3, p3, wR, wp, ws, wvaf,
+                          wI, M, vecs, qdd)
         enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, dof_parent,
                             dof_table, coupling_dof, coupling_coeff, coupling_offset, loop_type,
                             loop_link, loop_R, loop_p, loop_axis, q, qd, M, E, r, R3, p3, Rw, pw,
@@ -288,9 +302,9 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
                     k_v[4, k] = qd[k] + h * k_v[stage - 1, k] if stage > 0 else qd[k]
                 normalise_quaternions(link_table, k_q[4])
                 configuration_rate(link_table, k_q[4], k_v[4], k_q[stage])
-                acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
-                             dof_table, armature, gravity, k_q[4], k_v[4], 0.0, E, r, R3, p3,
-                             wR, wp, ws, wvaf, wI, M, vecs, k_v[stage])
+                acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6,
+                                  dof_parent, dof_table, armature, gravity, k_q[4], k_v[4], 0.0, E,
+                                  r, R3, p3, wR, wp, ws, wvaf, wI, M, vecs, k_v[stage])
                 if rows > 0:
                     # the constrained acceleration (the G-dot v term is left to the projection)
                     link_world_poses(link_table, E, r, Rw, pw)
@@ -307,9 +321,9 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
             clamp_velocities(dof_table, qd)
             if contacts > 0:
                 # contact as an impulse on the finished step: the next step moves q with it
-                acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
-                             dof_table, armature, gravity, q, qd, 0.0, E, r, R3, p3, wR, wp, ws, wvaf, wI,
-                             M, vecs, qdd)
+                acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6,
+                                  dof_parent, dof_table, armature, gravity, q, qd, 0.0, E, r, R3,
+                                  p3, wR, wp, ws, wvaf, wI, M, vecs, qdd)
                 link_world_poses(link_table, E, r, Rw, pw)
                 m = 0
                 if rows > 0:
