@@ -14,6 +14,14 @@ from .trig import sin_cos
 @njit(cache=True)
 def link_transforms(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
                     p_joint_child, revolute_basis, q, R_J_work, p_J_work, E_out, r_out):
+    """link_transforms_inline as one compiled call (every site but the step's own)."""
+    link_transforms_inline(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
+                           p_joint_child, revolute_basis, q, R_J_work, p_J_work, E_out, r_out)
+
+
+@njit(cache=True, inline='always')
+def link_transforms_inline(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
+                           p_joint_child, revolute_basis, q, R_J_work, p_J_work, E_out, r_out):
     """Per link, the parent-to-link coordinate transform (E_out [nlink,3,3], r_out [nlink,3]):
     E rotates parent coordinates into link coordinates, r is the link origin in the parent [m].
     Revolute and prismatic links (the common cases) combine the constants of

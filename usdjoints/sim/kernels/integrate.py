@@ -24,7 +24,7 @@ from .contact import (
 )
 from .contact import SETTING_MARGIN
 from .crba import ltdl_factor, ltdl_solve
-from .fk import body_world_poses, link_transforms, link_world_poses
+from .fk import body_world_poses, link_transforms, link_transforms_inline, link_world_poses
 from .jcalc import FREE, SPHERICAL, primitive_nq, quat_multiply_exp, quat_rotate
 from .layout import DOF_VELOCITY_LIMIT, LINK_Q_START, LINK_TYPE, LINK_V_START
 from .passive import passive_forces
@@ -62,7 +62,7 @@ def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
     tau = vecs[2]
     K = vecs[3]
     D = vecs[4]
-    link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
+    link_transforms_inline(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
     bias_and_mass(link_table, S, I6, E, r, gravity, armature, qd, wR, wp, ws, wvaf, wI, bias, M)
     passive_forces(dof_table, q, qd, M, h, tau, K, D)
     for k in range(nv):
@@ -84,7 +84,7 @@ def acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I
                  dof_table, armature, gravity, q, qd, h, E, r, R3, p3, wR, wp, ws, wvaf, wI, M,
                  vecs, qdd_out)
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def integrate_configuration(link_table, q, v, h, q_out):
     """q_out = q (+) h v: exact rotation for quaternions, linear elsewhere (q_out may alias q)."""
     for i in range(link_table.shape[0]):
@@ -140,7 +140,7 @@ def normalise_quaternions(link_table, q):
                 q[s + a] /= n
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def clamp_velocities(dof_table, qd):
     for k in range(qd.shape[0]):
         bound = dof_table[k, DOF_VELOCITY_LIMIT]
@@ -150,7 +150,7 @@ def clamp_velocities(dof_table, qd):
             qd[k] = -bound
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def failing_dof(link_table, q, qd):
     """The first dof whose state is not finite or faster than DIVERGENCE_SPEED, else -1."""
     for k in range(qd.shape[0]):
