@@ -118,6 +118,55 @@ def aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_
         parent = link_table[i, LINK_PARENT]
         n = primitive_nv(link_table[i, LINK_TYPE])
         v0 = link_table[i, LINK_V_START]
+        if n == 1:
+            # one dof, the common case: U = IA s, D, u and the update in scalars and one pass
+            s0, s1, s2 = S[i, 0, 0], S[i, 1, 0], S[i, 2, 0]
+            s3, s4, s5 = S[i, 3, 0], S[i, 4, 0], S[i, 5, 0]
+            D = armature[v0]
+            for k in range(6):
+                x = (IA_work[i, k, 0] * s0 + IA_work[i, k, 1] * s1 + IA_work[i, k, 2] * s2
+                     + IA_work[i, k, 3] * s3 + IA_work[i, k, 4] * s4 + IA_work[i, k, 5] * s5)
+                U_work[i, k, 0] = x
+                D += S[i, k, 0] * x
+            d = 1.0 / D
+            Dinv_work[i, 0, 0] = d
+            u = tau[v0] - (s0 * pA_work[i, 0] + s1 * pA_work[i, 1] + s2 * pA_work[i, 2]
+                           + s3 * pA_work[i, 3] + s4 * pA_work[i, 4] + s5 * pA_work[i, 5])
+            u_work[v0] = u
+            if parent < 0:
+                continue
+            # Ia = IA - U U^T / D (symmetric: the upper triangle, mirrored)
+            for a in range(6):
+                ua = U_work[i, a, 0] * d
+                for b in range(a, 6):
+                    x = IA_work[i, a, b] - ua * U_work[i, b, 0]
+                    IA_work[i, a, b] = x
+                    IA_work[i, b, a] = x
+            w = d * u
+            c0, c1, c2 = c_work[i, 0], c_work[i, 1], c_work[i, 2]
+            c3, c4, c5 = c_work[i, 3], c_work[i, 4], c_work[i, 5]
+            # pa = pA + Ia c + U u / D, carried to the parent with Ia
+            f0 = (pA_work[i, 0] + U_work[i, 0, 0] * w
+                  + IA_work[i, 0, 0] * c0 + IA_work[i, 0, 1] * c1 + IA_work[i, 0, 2] * c2
+                  + IA_work[i, 0, 3] * c3 + IA_work[i, 0, 4] * c4 + IA_work[i, 0, 5] * c5)
+            f1 = (pA_work[i, 1] + U_work[i, 1, 0] * w
+                  + IA_work[i, 1, 0] * c0 + IA_work[i, 1, 1] * c1 + IA_work[i, 1, 2] * c2
+                  + IA_work[i, 1, 3] * c3 + IA_work[i, 1, 4] * c4 + IA_work[i, 1, 5] * c5)
+            f2 = (pA_work[i, 2] + U_work[i, 2, 0] * w
+                  + IA_work[i, 2, 0] * c0 + IA_work[i, 2, 1] * c1 + IA_work[i, 2, 2] * c2
+                  + IA_work[i, 2, 3] * c3 + IA_work[i, 2, 4] * c4 + IA_work[i, 2, 5] * c5)
+            f3 = (pA_work[i, 3] + U_work[i, 3, 0] * w
+                  + IA_work[i, 3, 0] * c0 + IA_work[i, 3, 1] * c1 + IA_work[i, 3, 2] * c2
+                  + IA_work[i, 3, 3] * c3 + IA_work[i, 3, 4] * c4 + IA_work[i, 3, 5] * c5)
+            f4 = (pA_work[i, 4] + U_work[i, 4, 0] * w
+                  + IA_work[i, 4, 0] * c0 + IA_work[i, 4, 1] * c1 + IA_work[i, 4, 2] * c2
+                  + IA_work[i, 4, 3] * c3 + IA_work[i, 4, 4] * c4 + IA_work[i, 4, 5] * c5)
+            f5 = (pA_work[i, 5] + U_work[i, 5, 0] * w
+                  + IA_work[i, 5, 0] * c0 + IA_work[i, 5, 1] * c1 + IA_work[i, 5, 2] * c2
+                  + IA_work[i, 5, 3] * c3 + IA_work[i, 5, 4] * c4 + IA_work[i, 5, 5] * c5)
+            force_transform_transpose_add(E, r, i, f0, f1, f2, f3, f4, f5, pA_work, parent)
+            congruence_add(E, r, i, IA_work, parent)
+            continue
         for k in range(6):
             for c in range(n):
                 U_work[i, k, c] = (IA_work[i, k, 0] * S[i, 0, c] + IA_work[i, k, 1] * S[i, 1, c]
