@@ -63,8 +63,20 @@ def best_of(fn, repeats=5):
     return min(fn() for _ in range(repeats))
 
 
-def bench_robot(name, n_calls):
-    from usdjoints.sim.kernels.timing import aba_repeat, rnea_repeat
+def pinocchio_call_floor(n_calls):
+    """Per-call time [s] of pinocchio's aba from Python on a one-joint model: the Python loop
+    and the binding's argument conversion, which every pinocchio time below includes (ours run
+    in a compiled loop)."""
+    model = pin.Model()
+    joint = model.addJoint(0, pin.JointModelRZ(), pin.SE3.Identity(), "joint")
+    model.appendBodyToJoint(joint, pin.Inertia(1.0, np.zeros(3), np.eye(3)), pin.SE3.Identity())
+    data = model.createData()
+    q, v, tau = np.zeros(1), np.zeros(1), np.zeros(1)
+    return best_of(lambda: per_call_pinocchio(lambda: pin.aba(model, data, q, v, tau), n_calls))
+
+
+def bench_robot(name, n_calls, floor=None):
+    from usdjoints.sim.kernels.timing import aba_repeat, aba_repeat_inline, rnea_repeat
 
     pm = load_pinocchio(name)
     pd = pm.createData()
@@ -84,20 +96,30 @@ def bench_robot(name, n_calls):
                    k.p_joint_child, k.revolute_basis, k.S, k.I6, k.armature, k.gravity, q, qd, tau, n_calls, out)
         return (time.perf_counter() - t0) / n_calls
 
+    def ours_aba_inline():
+        t0 = time.perf_counter()
+        aba_repeat_inline(k.link_table, k.link_axis, k.R_parent_joint, k.p_parent_joint,
+                          k.R_joint_child, k.p_joint_child, k.revolute_basis, k.S, k.I6, k.armature,
+                          k.gravity, q, qd, tau, n_calls, out)
+        return (time.perf_counter() - t0) / n_calls
+
     def ours_rnea():
         t0 = time.perf_counter()
         rnea_repeat(k.link_table, k.link_axis, k.R_parent_joint, k.p_parent_joint, k.R_joint_child,
                     k.p_joint_child, k.revolute_basis, k.S, k.I6, k.gravity, q, qd, tau, n_calls, out)
         return (time.perf_counter() - t0) / n_calls
 
-    ours_aba(), ours_rnea()  # compile or load from cache
+    ours_aba(), ours_aba_inline(), ours_rnea()  # compile or load from cache
     t_aba = best_of(ours_aba)
+    t_inline = best_of(ours_aba_inline)
     t_rnea = best_of(ours_rnea)
     p_aba = best_of(lambda: per_call_pinocchio(lambda: pin.aba(pm, pd, q_pin, qd, tau), n_calls))
     p_rnea = best_of(lambda: per_call_pinocchio(lambda: pin.rnea(pm, pd, q_pin, qd, tau), n_calls))
     t_api = best_of(lambda: per_call_pinocchio(lambda: api.forward_dynamics(model, q, qd, tau), n_calls // 10))
+    net = (f" [computation alone: ours inlined {t_inline * 1e6:.2f} us vs pin less its call floor "
+           f"{(p_aba - floor) * 1e6:.2f} us, x{t_inline / (p_aba - floor):4.2f}]" if floor else "")
     print(f"{name:7s} nv={model.nv:3d}  aba {t_aba * 1e6:6.2f} us vs pin {p_aba * 1e6:6.2f} us "
-          f"(x{t_aba / p_aba:4.2f})  rnea {t_rnea * 1e6:6.2f} vs {p_rnea * 1e6:6.2f} us "
+          f"(x{t_aba / p_aba:4.2f}){net}  rnea {t_rnea * 1e6:6.2f} vs {p_rnea * 1e6:6.2f} us "
           f"(x{t_rnea / p_rnea:4.2f})  api.forward_dynamics from Python {t_api * 1e6:6.2f} us  "
           f"max |diff| aba {err_aba:.1e} rnea {err_rnea:.1e}")
     return model, pm

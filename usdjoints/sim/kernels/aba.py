@@ -61,6 +61,14 @@ def _cholesky_solve(L, i, n, x, start):
 @njit(cache=True)
 def aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_work, IA_work,
         U_work, Dinv_work, u_work, inverse_work, qdd_out):
+    """aba_inline as one compiled call."""
+    aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_work,
+               IA_work, U_work, Dinv_work, u_work, inverse_work, qdd_out)
+
+
+@njit(cache=True, inline='always')
+def aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_work,
+               IA_work, U_work, Dinv_work, u_work, inverse_work, qdd_out):
     """qdd_out [nv] = (M + diag(armature))^-1 (tau - C(q, qd) qd - g(q)).
 
     I6 are rigid-body spatial inertias. Scratch: v_work, c_work, pA_work [nlink,6]; IA_work,

@@ -1,14 +1,17 @@
 """Repeat loops for benchmarks: the per-call cost of a kernel without Python dispatch.
 
 Each call recomputes the link transforms from q, as pinocchio's aba/rnea do from q.
+aba_repeat makes a compiled call per repetition (what calling the kernel from other compiled
+code costs, argument passing included); aba_repeat_inline inlines the kernel into the loop: the
+computation alone.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from .aba import aba
-from .fk import link_transforms
+from .aba import aba, aba_inline
+from .fk import link_transforms, link_transforms_inline
 from .rnea import rnea
 
 
@@ -33,6 +36,29 @@ def aba_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, arma
         link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
         aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_w, c_w, pA_w, IA_w, U_w,
             Dinv_w, u_w, inverse_w, qdd_out)
+
+
+@njit(cache=True)
+def aba_repeat_inline(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, armature, gravity, q, qd,
+               tau, n_calls, qdd_out):
+    nl = link_table.shape[0]
+    nv = qd.shape[0]
+    E = np.empty((nl, 3, 3))
+    r = np.empty((nl, 3))
+    R3 = np.empty((3, 3))
+    p3 = np.empty(3)
+    v_w = np.empty((nl, 6))
+    c_w = np.empty((nl, 6))
+    pA_w = np.empty((nl, 6))
+    IA_w = np.empty((nl, 6, 6))
+    U_w = np.empty((nl, 6, 6))
+    Dinv_w = np.empty((nl, 6, 6))
+    u_w = np.empty(nv)
+    inverse_w = np.empty((6, 12))
+    for _ in range(n_calls):
+        link_transforms_inline(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
+        aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_w, c_w, pA_w, IA_w,
+                   U_w, Dinv_w, u_w, inverse_w, qdd_out)
 
 
 @njit(cache=True)
