@@ -19,6 +19,9 @@ __all__ = ["MeshCache", "MeshData", "MeshUnavailable", "load_mesh"]
 class MeshCache:
     def __init__(self):
         self._loaded: dict[str, MeshData | MeshUnavailable] = {}
+        # per file, what a writer derived from its MeshData (e.g. the USD arrays), kept as long
+        # as the meshes themselves
+        self.usd_arrays: dict[str, tuple] = {}
 
     def load(self, path: str) -> MeshData:
         if path not in self._loaded:

@@ -14,7 +14,7 @@ Relative paths resolve against the source file's directory, then the resource pa
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
 from urllib.parse import unquote, urlparse
@@ -36,6 +36,12 @@ class ResourceLocator:
     packages: Mapping[str, str]
     resource_paths: tuple[str, ...] = ()
     use_environment: bool = True
+    # the source directory and its ancestors, symlinks resolved once (not once per URI)
+    _ancestors: tuple[Path, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        here = Path(self.source_dir).resolve()
+        object.__setattr__(self, "_ancestors", (here, *here.parents))
 
     def resolve(self, uri: str) -> Resolution:
         if uri.startswith("package://"):
@@ -69,8 +75,7 @@ class ResourceLocator:
         if self.use_environment:
             candidates += [str(Path(d) / name / rest) for d in _split_env("ROS_PACKAGE_PATH")]
             candidates += [str(Path(d) / "share" / name / rest) for d in _split_env("AMENT_PREFIX_PATH")]
-        here = Path(self.source_dir).resolve()
-        for ancestor in (here, *here.parents):
+        for ancestor in self._ancestors:
             if ancestor.name == name:
                 candidates.append(str(ancestor / rest))
                 break

@@ -121,15 +121,30 @@ def _write_mesh(stage, path, geometry: MeshRef, meshes: MeshCache, notes: Notes,
     except MeshUnavailable as error:
         notes.add(EntryKind.DROPPED, where, element, f"mesh {geometry.path}: {error}; the shape is skipped")
         return None
+    points, counts, indices, extent = _usd_arrays(geometry.path, data, meshes)
     mesh = UsdGeom.Mesh.Define(stage, path)
-    points = Vt.Vec3fArray.FromNumpy(data.points.astype(np.float32))
     mesh.CreatePointsAttr(points)
-    mesh.CreateFaceVertexCountsAttr(Vt.IntArray.FromNumpy(np.full(len(data.indices), 3, dtype=np.int32)))
-    mesh.CreateFaceVertexIndicesAttr(Vt.IntArray.FromNumpy(data.indices.astype(np.int32).ravel()))
+    mesh.CreateFaceVertexCountsAttr(counts)
+    mesh.CreateFaceVertexIndicesAttr(indices)
     mesh.CreateSubdivisionSchemeAttr(UsdGeom.Tokens.none)
-    # the bounds of the float32 points as written (USD's own, ~30x faster than numpy's min/max)
-    mesh.CreateExtentAttr(UsdGeom.PointBased.ComputeExtent(points))
+    mesh.CreateExtentAttr(extent)
     return mesh
+
+
+def _usd_arrays(path: str, data, meshes: MeshCache):
+    """The mesh's USD arrays, formed once per file per conversion (robots reuse a file for
+    visual and collision shapes and across links)."""
+    arrays = meshes.usd_arrays.get(path)
+    if arrays is None:
+        points = Vt.Vec3fArray.FromNumpy(data.points.astype(np.float32))
+        arrays = (points,
+                  Vt.IntArray.FromNumpy(np.full(len(data.indices), 3, dtype=np.int32)),
+                  Vt.IntArray.FromNumpy(data.indices.astype(np.int32).ravel()),
+                  # the bounds of the float32 points as written (USD's own; numpy's min/max
+                  # took ~30x longer)
+                  UsdGeom.PointBased.ComputeExtent(points))
+        meshes.usd_arrays[path] = arrays
+    return arrays
 
 
 def _place(gprim: UsdGeom.Xformable, origin: Pose, scale) -> None:
