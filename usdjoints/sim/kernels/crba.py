@@ -69,7 +69,7 @@ def crba(link_table, S, I6, E, r, armature, Ic_work, M_out):
         M_out[k, k] += armature[k]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def ltdl_factor(dof_parent, H):
     """In place, H = L^T D L with L unit lower-triangular following the tree (dof_parent [nv]):
     afterwards the strict lower triangle of H holds L and its diagonal holds D."""
@@ -86,7 +86,7 @@ def ltdl_factor(dof_parent, H):
             i = dof_parent[i]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def ltdl_solve(dof_parent, LD, x):
     """In place, x <- H^-1 x from the factor ltdl_factor left in LD."""
     nv = LD.shape[0]
