@@ -1,8 +1,6 @@
 """Articulated-body algorithm: joint accelerations from joint forces, gravity included."""
 from __future__ import annotations
 
-import math
-
 from numba import njit
 
 from .jcalc import primitive_nv
@@ -26,36 +24,59 @@ def _articulated_step(IA, U, Dinv, n):
 
 
 @njit(cache=True, inline='always')
-def _cholesky(A, i, n):
-    """In place, A[i, :n, :n] (symmetric positive-definite) <- its Cholesky factor L in the
-    lower triangle (A = L L^T)."""
+def _inertia_times(IA, i, x0, x1, x2, x3, x4, x5):
+    """IA[i] x as six scalars for a general (articulated) 6x6 inertia."""
+    return ((IA[i, 0, 0] * x0 + IA[i, 0, 1] * x1 + IA[i, 0, 2] * x2
+             + IA[i, 0, 3] * x3 + IA[i, 0, 4] * x4 + IA[i, 0, 5] * x5),
+            (IA[i, 1, 0] * x0 + IA[i, 1, 1] * x1 + IA[i, 1, 2] * x2
+             + IA[i, 1, 3] * x3 + IA[i, 1, 4] * x4 + IA[i, 1, 5] * x5),
+            (IA[i, 2, 0] * x0 + IA[i, 2, 1] * x1 + IA[i, 2, 2] * x2
+             + IA[i, 2, 3] * x3 + IA[i, 2, 4] * x4 + IA[i, 2, 5] * x5),
+            (IA[i, 3, 0] * x0 + IA[i, 3, 1] * x1 + IA[i, 3, 2] * x2
+             + IA[i, 3, 3] * x3 + IA[i, 3, 4] * x4 + IA[i, 3, 5] * x5),
+            (IA[i, 4, 0] * x0 + IA[i, 4, 1] * x1 + IA[i, 4, 2] * x2
+             + IA[i, 4, 3] * x3 + IA[i, 4, 4] * x4 + IA[i, 4, 5] * x5),
+            (IA[i, 5, 0] * x0 + IA[i, 5, 1] * x1 + IA[i, 5, 2] * x2
+             + IA[i, 5, 3] * x3 + IA[i, 5, 4] * x4 + IA[i, 5, 5] * x5))
+
+
+@njit(cache=True, inline='always')
+def _ldlt(A, i, n):
+    """In place, A[i, :n, :n] (symmetric positive-definite, lower triangle read) <- A = L D L^T
+    with L unit lower-triangular in the strict lower triangle and 1/D on the diagonal: no square
+    roots, and the solve multiplies where it would divide (the dependent divisions of a 6x6
+    dominated a free base's cost)."""
     for c in range(n):
         d = A[i, c, c]
         for k in range(c):
-            d -= A[i, c, k] * A[i, c, k]
-        d = math.sqrt(d)
-        A[i, c, c] = d
+            d -= A[i, c, k] * A[i, c, k] * A[i, k, k]
         inv = 1.0 / d
         for a in range(c + 1, n):
             t = A[i, a, c]
             for k in range(c):
-                t -= A[i, a, k] * A[i, c, k]
+                t -= A[i, a, k] * A[i, c, k] * A[i, k, k]
             A[i, a, c] = t * inv
+        A[i, c, c] = d
+        # D stays in place while the columns to the right read it; inverted once they are done
+    for c in range(n):
+        A[i, c, c] = 1.0 / A[i, c, c]
 
 
 @njit(cache=True, inline='always')
-def _cholesky_solve(L, i, n, x, start):
-    """In place, x[start:start+n] <- (L L^T)^-1 x[start:start+n] for the factor of _cholesky."""
+def _ldlt_solve(A, i, n, x, start):
+    """In place, x[start:start+n] <- (L D L^T)^-1 x[start:start+n] for the factor of _ldlt."""
     for a in range(n):
         t = x[start + a]
         for k in range(a):
-            t -= L[i, a, k] * x[start + k]
-        x[start + a] = t / L[i, a, a]
+            t -= A[i, a, k] * x[start + k]
+        x[start + a] = t
+    for a in range(n):
+        x[start + a] *= A[i, a, a]
     for a in range(n - 1, -1, -1):
         t = x[start + a]
         for k in range(a + 1, n):
-            t -= L[i, k, a] * x[start + k]
-        x[start + a] = t / L[i, a, a]
+            t -= A[i, k, a] * x[start + k]
+        x[start + a] = t
 
 
 @njit(cache=True)
@@ -175,6 +196,20 @@ def aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_wo
             force_transform_transpose_add(E, r, i, f0, f1, f2, f3, f4, f5, pA_work, parent)
             congruence_add(E, r, i, IA_work, parent)
             continue
+        if parent < 0:
+            # a multi-dof root (a free base): only D is needed here, its lower triangle, which a
+            # L D L^T factor then replaces; pass 3 forms the right-hand side from IA and pA
+            # directly (U and u are never formed)
+            for c in range(n):
+                t0, t1, t2, t3, t4, t5 = _inertia_times(IA_work, i, S[i, 0, c], S[i, 1, c],
+                                                        S[i, 2, c], S[i, 3, c], S[i, 4, c],
+                                                        S[i, 5, c])
+                for a in range(c, n):
+                    Dinv_work[i, a, c] = (S[i, 0, a] * t0 + S[i, 1, a] * t1 + S[i, 2, a] * t2
+                                          + S[i, 3, a] * t3 + S[i, 4, a] * t4 + S[i, 5, a] * t5)
+                Dinv_work[i, c, c] += armature[v0 + c]
+            _ldlt(Dinv_work, i, n)
+            continue
         for k in range(6):
             for c in range(n):
                 U_work[i, k, c] = (IA_work[i, k, 0] * S[i, 0, c] + IA_work[i, k, 1] * S[i, 1, c]
@@ -189,16 +224,8 @@ def aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_wo
             u_work[v0 + a] = tau[v0 + a] - (S[i, 0, a] * pA_work[i, 0] + S[i, 1, a] * pA_work[i, 1]
                                             + S[i, 2, a] * pA_work[i, 2] + S[i, 3, a] * pA_work[i, 3]
                                             + S[i, 4, a] * pA_work[i, 4] + S[i, 5, a] * pA_work[i, 5])
-        if n == 1:  # D was formed in Dinv's slot
-            Dinv_work[i, 0, 0] = 1.0 / Dinv_work[i, 0, 0]
-        elif parent < 0:
-            # a root's D is only solved with (pass 3), never carried up: a Cholesky factor
-            # replaces the inverse (a free base's 6x6 costs a fifth of the inversion)
-            _cholesky(Dinv_work, i, n)
-        else:
-            small_inverse(Dinv_work[i], n, inverse_work)
-        if parent < 0:
-            continue
+        # a multi-dof joint below the root (spherical): D is inverted, its inverse carried up
+        small_inverse(Dinv_work[i], n, inverse_work)
         # Ia = IA - U Dinv U^T;  pa = pA + Ia c + U Dinv u
         if n == 1:
             d = Dinv_work[i, 0, 0]
@@ -256,11 +283,18 @@ def aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_wo
         a4 += c_work[i, 4]
         a5 += c_work[i, 5]
         if n > 1 and parent < 0:
+            # D qdd = tau - S^T (pA + IA a)
+            w0, w1, w2, w3, w4, w5 = _inertia_times(IA_work, i, a0, a1, a2, a3, a4, a5)
+            w0 += pA_work[i, 0]
+            w1 += pA_work[i, 1]
+            w2 += pA_work[i, 2]
+            w3 += pA_work[i, 3]
+            w4 += pA_work[i, 4]
+            w5 += pA_work[i, 5]
             for b in range(n):
-                qdd_out[v0 + b] = u_work[v0 + b] - (
-                    U_work[i, 0, b] * a0 + U_work[i, 1, b] * a1 + U_work[i, 2, b] * a2
-                    + U_work[i, 3, b] * a3 + U_work[i, 4, b] * a4 + U_work[i, 5, b] * a5)
-            _cholesky_solve(Dinv_work, i, n, qdd_out, v0)
+                qdd_out[v0 + b] = tau[v0 + b] - (S[i, 0, b] * w0 + S[i, 1, b] * w1 + S[i, 2, b] * w2
+                                                 + S[i, 3, b] * w3 + S[i, 4, b] * w4 + S[i, 5, b] * w5)
+            _ldlt_solve(Dinv_work, i, n, qdd_out, v0)
         else:
             for a in range(n):
                 w = 0.0
