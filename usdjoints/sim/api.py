@@ -176,19 +176,25 @@ def _threads(n_envs: int) -> int:
     return max(1, min(n_envs, int(numba.get_num_threads())))
 
 
+# env ranges per thread: a thread that finishes early (or a core that is slowed) takes the next
+# range instead of leaving the run waiting for one long range
+CHUNKS_PER_THREAD = 8
+
+
 def _run_envs(kernel, model_args, run_args, outputs, n_envs: int) -> None:
     """One compiled kernel for every batch size: contiguous env ranges on threads (the kernel
     releases the GIL), so a single env and 4,096 share the same machine code and cache entry."""
     threads = _threads(n_envs)
-    bounds = [n_envs * i // threads for i in range(threads + 1)]
     if threads == 1:
         kernel(*model_args, *run_args, 0, n_envs, *outputs)
         return
     from concurrent.futures import ThreadPoolExecutor
 
+    chunks = min(n_envs, threads * CHUNKS_PER_THREAD)
+    bounds = [n_envs * i // chunks for i in range(chunks + 1)]
     with ThreadPoolExecutor(max_workers=threads) as pool:
         futures = [pool.submit(kernel, *model_args, *run_args, bounds[i], bounds[i + 1], *outputs)
-                   for i in range(threads)]
+                   for i in range(chunks)]
         for future in futures:
             future.result()
 
