@@ -27,8 +27,8 @@ from .crba import ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_transforms_inline, link_world_poses
 from .jcalc import FREE, SPHERICAL, primitive_nq, quat_multiply_exp, quat_rotate
 from .layout import DOF_VELOCITY_LIMIT, LINK_Q_START, LINK_TYPE, LINK_V_START
-from .passive import passive_forces
-from .world_dynamics import allocate_world_workspace, bias_and_mass
+from .passive import passive_forces, passive_forces_inline
+from .world_dynamics import allocate_world_workspace, bias_and_mass, bias_and_mass_inline
 
 EULER = 0
 RK4 = 1
@@ -54,35 +54,45 @@ def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
                  qdd_out):
     """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v); h = 0 gives the explicit map.
 
-    Inlined into the Euler step loop: as a compiled call its ~30 array arguments cost a
-    reference count each way, about a sixth of a 9-dof step (acceleration_call serves the
-    other sites)."""
-    nv = qd.shape[0]
+    Inlined, with its parts, into the Euler step loop: as compiled calls, passing their ~30
+    arrays cost about a sixth of a 9-dof step (acceleration_call serves the other sites)."""
     bias = vecs[0]
     tau = vecs[2]
     K = vecs[3]
     D = vecs[4]
     link_transforms_inline(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
-    bias_and_mass(link_table, S, I6, E, r, gravity, armature, qd, wR, wp, ws, wvaf, wI, bias, M)
-    passive_forces(dof_table, q, qd, M, h, tau, K, D)
-    for k in range(nv):
-        M[k, k] += h * D[k] + h * h * K[k]
-        qdd_out[k] = tau[k] - bias[k] - h * K[k] * qd[k]
-    ltdl_factor(dof_parent, M)
-    ltdl_solve(dof_parent, M, qdd_out)
-
+    bias_and_mass_inline(link_table, S, I6, E, r, gravity, armature, qd, wR, wp, ws, wvaf, wI,
+                         bias, M)
+    passive_forces_inline(dof_table, q, qd, M, h, tau, K, D)
+    _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out)
 
 
 @njit(cache=True)
 def acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
                       dof_table, armature, gravity, q, qd, h, E, r, R3, p3, wR, wp, ws, wvaf, wI,
                       M, vecs, qdd_out):
-    """acceleration as one compiled call, for the sites off the Euler hot path (RK4 stages, the
-    initial projection): one shared copy instead of one inlined copy each, which would multiply
-    the first compile time."""
-    acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
-                 dof_table, armature, gravity, q, qd, h, E, r, R3, p3, wR, wp, ws, wvaf, wI, M,
-                 vecs, qdd_out)
+    """acceleration for the sites off the Euler hot path (RK4 stages, the initial projection),
+    through the compiled calls of its parts: inlining them here as well took a third of the
+    first compile of simulate."""
+    bias = vecs[0]
+    tau = vecs[2]
+    K = vecs[3]
+    D = vecs[4]
+    link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
+    bias_and_mass(link_table, S, I6, E, r, gravity, armature, qd, wR, wp, ws, wvaf, wI, bias, M)
+    passive_forces(dof_table, q, qd, M, h, tau, K, D)
+    _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out)
+
+
+@njit(cache=True, inline='always')
+def _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out):
+    """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v), M factored in place."""
+    for k in range(qd.shape[0]):
+        M[k, k] += h * D[k] + h * h * K[k]
+        qdd_out[k] = tau[k] - bias[k] - h * K[k] * qd[k]
+    ltdl_factor(dof_parent, M)
+    ltdl_solve(dof_parent, M, qdd_out)
+
 
 @njit(cache=True, inline='always')
 def integrate_configuration(link_table, q, v, h, q_out):

@@ -23,8 +23,14 @@ FRICTION_SPEED = 1e-3
 DRIVE_ACCELERATION = 2
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def passive_forces(dof_table, q, qd, M, h, tau_out, K_out, D_out):
+    """passive_forces_inline as one compiled call."""
+    passive_forces_inline(dof_table, q, qd, M, h, tau_out, K_out, D_out)
+
+
+@njit(cache=True, inline='always')
+def passive_forces_inline(dof_table, q, qd, M, h, tau_out, K_out, D_out):
     """tau_out [nv] passive + drive forces [N m | N]; K_out, D_out [nv] their implicit
     stiffness and damping. M [nv, nv] supplies the effective inertia of acceleration drives and
     of the saturation test; h [s] is the implicit step (0 for the explicit map).

@@ -32,9 +32,17 @@ def allocate_world_workspace(nlink, nv):
             np.empty((3, nlink, 6)), np.empty((nlink, 10)))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def bias_and_mass(link_table, S, I6, E, r, gravity, armature, qd, R_work, p_work, s_work,
                   vaf_work, inertia_work, bias_out, M_out):
+    """bias_and_mass_inline as one compiled call."""
+    bias_and_mass_inline(link_table, S, I6, E, r, gravity, armature, qd, R_work, p_work, s_work,
+                         vaf_work, inertia_work, bias_out, M_out)
+
+
+@njit(cache=True, inline='always')
+def bias_and_mass_inline(link_table, S, I6, E, r, gravity, armature, qd, R_work, p_work, s_work,
+                         vaf_work, inertia_work, bias_out, M_out):
     """bias_out [nv] = C(q, qd) qd + g(q) (rnea with qdd = 0) and M_out [nv, nv] = M(q) +
     diag(armature) (crba), from the link transforms E, r of fk.link_transforms.
 
