@@ -151,13 +151,10 @@ def aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_wo
             # one dof, the common case: U = IA s, D, u and the update in scalars and one pass
             s0, s1, s2 = S[i, 0, 0], S[i, 1, 0], S[i, 2, 0]
             s3, s4, s5 = S[i, 3, 0], S[i, 4, 0], S[i, 5, 0]
-            D = armature[v0]
-            for k in range(6):
-                x = (IA_work[i, k, 0] * s0 + IA_work[i, k, 1] * s1 + IA_work[i, k, 2] * s2
-                     + IA_work[i, k, 3] * s3 + IA_work[i, k, 4] * s4 + IA_work[i, k, 5] * s5)
-                U_work[i, k, 0] = x
-                D += S[i, k, 0] * x
-            d = 1.0 / D
+            U0, U1, U2, U3, U4, U5 = _inertia_times(IA_work, i, s0, s1, s2, s3, s4, s5)
+            U_work[i, 0, 0], U_work[i, 1, 0], U_work[i, 2, 0] = U0, U1, U2
+            U_work[i, 3, 0], U_work[i, 4, 0], U_work[i, 5, 0] = U3, U4, U5
+            d = 1.0 / (armature[v0] + s0 * U0 + s1 * U1 + s2 * U2 + s3 * U3 + s4 * U4 + s5 * U5)
             Dinv_work[i, 0, 0] = d
             u = tau[v0] - (s0 * pA_work[i, 0] + s1 * pA_work[i, 1] + s2 * pA_work[i, 2]
                            + s3 * pA_work[i, 3] + s4 * pA_work[i, 4] + s5 * pA_work[i, 5])
@@ -171,28 +168,17 @@ def aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_wo
                     x = IA_work[i, a, b] - ua * U_work[i, b, 0]
                     IA_work[i, a, b] = x
                     IA_work[i, b, a] = x
-            w = d * u
-            c0, c1, c2 = c_work[i, 0], c_work[i, 1], c_work[i, 2]
-            c3, c4, c5 = c_work[i, 3], c_work[i, 4], c_work[i, 5]
             # pa = pA + Ia c + U u / D, carried to the parent with Ia
-            f0 = (pA_work[i, 0] + U_work[i, 0, 0] * w
-                  + IA_work[i, 0, 0] * c0 + IA_work[i, 0, 1] * c1 + IA_work[i, 0, 2] * c2
-                  + IA_work[i, 0, 3] * c3 + IA_work[i, 0, 4] * c4 + IA_work[i, 0, 5] * c5)
-            f1 = (pA_work[i, 1] + U_work[i, 1, 0] * w
-                  + IA_work[i, 1, 0] * c0 + IA_work[i, 1, 1] * c1 + IA_work[i, 1, 2] * c2
-                  + IA_work[i, 1, 3] * c3 + IA_work[i, 1, 4] * c4 + IA_work[i, 1, 5] * c5)
-            f2 = (pA_work[i, 2] + U_work[i, 2, 0] * w
-                  + IA_work[i, 2, 0] * c0 + IA_work[i, 2, 1] * c1 + IA_work[i, 2, 2] * c2
-                  + IA_work[i, 2, 3] * c3 + IA_work[i, 2, 4] * c4 + IA_work[i, 2, 5] * c5)
-            f3 = (pA_work[i, 3] + U_work[i, 3, 0] * w
-                  + IA_work[i, 3, 0] * c0 + IA_work[i, 3, 1] * c1 + IA_work[i, 3, 2] * c2
-                  + IA_work[i, 3, 3] * c3 + IA_work[i, 3, 4] * c4 + IA_work[i, 3, 5] * c5)
-            f4 = (pA_work[i, 4] + U_work[i, 4, 0] * w
-                  + IA_work[i, 4, 0] * c0 + IA_work[i, 4, 1] * c1 + IA_work[i, 4, 2] * c2
-                  + IA_work[i, 4, 3] * c3 + IA_work[i, 4, 4] * c4 + IA_work[i, 4, 5] * c5)
-            f5 = (pA_work[i, 5] + U_work[i, 5, 0] * w
-                  + IA_work[i, 5, 0] * c0 + IA_work[i, 5, 1] * c1 + IA_work[i, 5, 2] * c2
-                  + IA_work[i, 5, 3] * c3 + IA_work[i, 5, 4] * c4 + IA_work[i, 5, 5] * c5)
+            w = d * u
+            f0, f1, f2, f3, f4, f5 = _inertia_times(IA_work, i, c_work[i, 0], c_work[i, 1],
+                                                    c_work[i, 2], c_work[i, 3], c_work[i, 4],
+                                                    c_work[i, 5])
+            f0 += pA_work[i, 0] + U0 * w
+            f1 += pA_work[i, 1] + U1 * w
+            f2 += pA_work[i, 2] + U2 * w
+            f3 += pA_work[i, 3] + U3 * w
+            f4 += pA_work[i, 4] + U4 * w
+            f5 += pA_work[i, 5] + U5 * w
             force_transform_transpose_add(E, r, i, f0, f1, f2, f3, f4, f5, pA_work, parent)
             congruence_add(E, r, i, IA_work, parent)
             continue
@@ -210,11 +196,11 @@ def aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_wo
                 Dinv_work[i, c, c] += armature[v0 + c]
             _ldlt(Dinv_work, i, n)
             continue
-        for k in range(6):
-            for c in range(n):
-                U_work[i, k, c] = (IA_work[i, k, 0] * S[i, 0, c] + IA_work[i, k, 1] * S[i, 1, c]
-                                   + IA_work[i, k, 2] * S[i, 2, c] + IA_work[i, k, 3] * S[i, 3, c]
-                                   + IA_work[i, k, 4] * S[i, 4, c] + IA_work[i, k, 5] * S[i, 5, c])
+        for c in range(n):
+            t0, t1, t2, t3, t4, t5 = _inertia_times(IA_work, i, S[i, 0, c], S[i, 1, c], S[i, 2, c],
+                                                    S[i, 3, c], S[i, 4, c], S[i, 5, c])
+            U_work[i, 0, c], U_work[i, 1, c], U_work[i, 2, c] = t0, t1, t2
+            U_work[i, 3, c], U_work[i, 4, c], U_work[i, 5, c] = t3, t4, t5
         for a in range(n):
             for c in range(n):
                 Dinv_work[i, a, c] = (S[i, 0, a] * U_work[i, 0, c] + S[i, 1, a] * U_work[i, 1, c]
@@ -227,14 +213,7 @@ def aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_wo
         # a multi-dof joint below the root (spherical): D is inverted, its inverse carried up
         small_inverse(Dinv_work[i], n, inverse_work)
         # Ia = IA - U Dinv U^T;  pa = pA + Ia c + U Dinv u
-        if n == 1:
-            d = Dinv_work[i, 0, 0]
-            for a in range(6):
-                ua = U_work[i, a, 0] * d
-                for b in range(6):
-                    IA_work[i, a, b] -= ua * U_work[i, b, 0]
-        else:
-            _articulated_step(IA_work[i], U_work[i], Dinv_work[i], n)
+        _articulated_step(IA_work[i], U_work[i], Dinv_work[i], n)
         f0, f1, f2 = pA_work[i, 0], pA_work[i, 1], pA_work[i, 2]
         f3, f4, f5 = pA_work[i, 3], pA_work[i, 4], pA_work[i, 5]
         for a in range(n):
@@ -247,20 +226,14 @@ def aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_wo
             f3 += U_work[i, 3, a] * w
             f4 += U_work[i, 4, a] * w
             f5 += U_work[i, 5, a] * w
-        c0, c1, c2 = c_work[i, 0], c_work[i, 1], c_work[i, 2]
-        c3, c4, c5 = c_work[i, 3], c_work[i, 4], c_work[i, 5]
-        f0 += (IA_work[i, 0, 0] * c0 + IA_work[i, 0, 1] * c1 + IA_work[i, 0, 2] * c2
-               + IA_work[i, 0, 3] * c3 + IA_work[i, 0, 4] * c4 + IA_work[i, 0, 5] * c5)
-        f1 += (IA_work[i, 1, 0] * c0 + IA_work[i, 1, 1] * c1 + IA_work[i, 1, 2] * c2
-               + IA_work[i, 1, 3] * c3 + IA_work[i, 1, 4] * c4 + IA_work[i, 1, 5] * c5)
-        f2 += (IA_work[i, 2, 0] * c0 + IA_work[i, 2, 1] * c1 + IA_work[i, 2, 2] * c2
-               + IA_work[i, 2, 3] * c3 + IA_work[i, 2, 4] * c4 + IA_work[i, 2, 5] * c5)
-        f3 += (IA_work[i, 3, 0] * c0 + IA_work[i, 3, 1] * c1 + IA_work[i, 3, 2] * c2
-               + IA_work[i, 3, 3] * c3 + IA_work[i, 3, 4] * c4 + IA_work[i, 3, 5] * c5)
-        f4 += (IA_work[i, 4, 0] * c0 + IA_work[i, 4, 1] * c1 + IA_work[i, 4, 2] * c2
-               + IA_work[i, 4, 3] * c3 + IA_work[i, 4, 4] * c4 + IA_work[i, 4, 5] * c5)
-        f5 += (IA_work[i, 5, 0] * c0 + IA_work[i, 5, 1] * c1 + IA_work[i, 5, 2] * c2
-               + IA_work[i, 5, 3] * c3 + IA_work[i, 5, 4] * c4 + IA_work[i, 5, 5] * c5)
+        g0, g1, g2, g3, g4, g5 = _inertia_times(IA_work, i, c_work[i, 0], c_work[i, 1], c_work[i, 2],
+                                                c_work[i, 3], c_work[i, 4], c_work[i, 5])
+        f0 += g0
+        f1 += g1
+        f2 += g2
+        f3 += g3
+        f4 += g4
+        f5 += g5
         # pA_parent += X^T pa;  IA_parent += X^T Ia X
         force_transform_transpose_add(E, r, i, f0, f1, f2, f3, f4, f5, pA_work, parent)
         congruence_add(E, r, i, IA_work, parent)

@@ -16,22 +16,18 @@ from .rnea import rnea
 
 
 @njit(cache=True)
-def aba_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, armature, gravity, q, qd,
-               tau, n_calls, qdd_out):
-    nl = link_table.shape[0]
-    nv = qd.shape[0]
-    E = np.empty((nl, 3, 3))
-    r = np.empty((nl, 3))
-    R3 = np.empty((3, 3))
-    p3 = np.empty(3)
-    v_w = np.empty((nl, 6))
-    c_w = np.empty((nl, 6))
-    pA_w = np.empty((nl, 6))
-    IA_w = np.empty((nl, 6, 6))
-    U_w = np.empty((nl, 6, 6))
-    Dinv_w = np.empty((nl, 6, 6))
-    u_w = np.empty(nv)
-    inverse_w = np.empty((6, 12))
+def _aba_scratch(nl, nv):
+    """E, r, R3, p3 for the link transforms, then ABA's scratch in its argument order."""
+    return (np.empty((nl, 3, 3)), np.empty((nl, 3)), np.empty((3, 3)), np.empty(3),
+            np.empty((nl, 6)), np.empty((nl, 6)), np.empty((nl, 6)), np.empty((nl, 6, 6)),
+            np.empty((nl, 6, 6)), np.empty((nl, 6, 6)), np.empty(nv), np.empty((6, 12)))
+
+
+@njit(cache=True)
+def aba_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, armature, gravity, q,
+               qd, tau, n_calls, qdd_out):
+    E, r, R3, p3, v_w, c_w, pA_w, IA_w, U_w, Dinv_w, u_w, inverse_w = _aba_scratch(
+        link_table.shape[0], qd.shape[0])
     for _ in range(n_calls):
         link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
         aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_w, c_w, pA_w, IA_w, U_w,
@@ -39,24 +35,13 @@ def aba_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, arma
 
 
 @njit(cache=True)
-def aba_repeat_inline(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, armature, gravity, q, qd,
-               tau, n_calls, qdd_out):
-    nl = link_table.shape[0]
-    nv = qd.shape[0]
-    E = np.empty((nl, 3, 3))
-    r = np.empty((nl, 3))
-    R3 = np.empty((3, 3))
-    p3 = np.empty(3)
-    v_w = np.empty((nl, 6))
-    c_w = np.empty((nl, 6))
-    pA_w = np.empty((nl, 6))
-    IA_w = np.empty((nl, 6, 6))
-    U_w = np.empty((nl, 6, 6))
-    Dinv_w = np.empty((nl, 6, 6))
-    u_w = np.empty(nv)
-    inverse_w = np.empty((6, 12))
+def aba_repeat_inline(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, armature,
+                      gravity, q, qd, tau, n_calls, qdd_out):
+    E, r, R3, p3, v_w, c_w, pA_w, IA_w, U_w, Dinv_w, u_w, inverse_w = _aba_scratch(
+        link_table.shape[0], qd.shape[0])
     for _ in range(n_calls):
-        link_transforms_inline(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
+        link_transforms_inline(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3,
+                               E, r)
         aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_w, c_w, pA_w, IA_w,
                    U_w, Dinv_w, u_w, inverse_w, qdd_out)
 
