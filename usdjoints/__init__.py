@@ -6,6 +6,7 @@ never imports numba.
 """
 from __future__ import annotations
 
+from ._lazy import lazy_exports
 from ._schemas import ensure_physx_schemas
 
 ensure_physx_schemas()
@@ -29,32 +30,18 @@ __all__ = [
 ]
 
 _LAZY = {
-    "walk": ("usdjoints.walker", "walk"),
-    "open_stage": ("usdjoints.walker.stage_io", "open_stage"),
-    "audit": ("usdjoints.auditor", "audit"),
-    "convert_urdf": ("usdjoints.convert", "convert_urdf"),
-    "convert_sdformat": ("usdjoints.convert", "convert_sdformat"),
-    "load_model": ("usdjoints.model.build", "load_model"),
-    "forward_kinematics": ("usdjoints.sim.api", "forward_kinematics"),
-    "forward_dynamics": ("usdjoints.sim.api", "forward_dynamics"),
-    "simulate": ("usdjoints.sim.api", "simulate"),
-    "plugin_path": ("usdjoints.plugin_path", "plugin_path"),
-    "author_joint_frames": ("usdjoints.api_edit", "author_joint_frames"),
-    "write_trajectory": ("usdjoints.api_edit", "write_trajectory"),
+    "walk": ".walker",
+    "open_stage": ".walker.stage_io",
+    "audit": ".auditor",
+    "convert_urdf": ".convert",
+    "convert_sdformat": ".convert",
+    "load_model": ".model.build",
+    "forward_kinematics": ".sim.api",
+    "forward_dynamics": ".sim.api",
+    "simulate": ".sim.api",
+    "plugin_path": ".plugin_path",
+    "author_joint_frames": ".api_edit",
+    "write_trajectory": ".api_edit",
 }
 
-
-def __getattr__(name: str):
-    try:
-        module_name, attr = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module 'usdjoints' has no attribute {name!r}") from None
-    import importlib
-
-    value = getattr(importlib.import_module(module_name), attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, __all__)

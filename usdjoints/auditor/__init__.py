@@ -6,7 +6,7 @@ Names load on first use, so the command line can register ``audit`` without load
 """
 from __future__ import annotations
 
-import importlib
+from .._lazy import lazy_exports
 
 __all__ = ["audit", "AuditReport", "Finding", "StageFailure", "RULE_CLASSES", "RULES_BY_ID", "write_fix_layer"]
 
@@ -20,16 +20,4 @@ _LAZY = {
     "write_fix_layer": ".fix",
 }
 
-
-def __getattr__(name: str):
-    try:
-        module = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module 'usdjoints.auditor' has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, __all__)

@@ -7,7 +7,7 @@ help text) must not build the whole contract index, which pulls in numpy.
 """
 from __future__ import annotations
 
-import importlib
+from .._lazy import lazy_exports
 
 __all__ = [
     "CONSUMERS",
@@ -47,16 +47,4 @@ _LAZY = {
     "Producer": ".types",
 }
 
-
-def __getattr__(name: str):
-    try:
-        module = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module 'usdjoints.contract' has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, __all__)
