@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from numba import njit
 
+from . import FMA
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
 from .spatial import (congruence_add, force_transform_transpose_add, motion_transform_values,
                       rigid_inertia_times, small_inverse)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def _articulated_step(IA, U, Dinv, n):
     """IA <- IA - U Dinv U^T (the inertia the joint's motion leaves to the parent)."""
     for a in range(6):
@@ -23,7 +24,7 @@ def _articulated_step(IA, U, Dinv, n):
             IA[a, b] -= s
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def _inertia_times(IA, i, x0, x1, x2, x3, x4, x5):
     """IA[i] x as six scalars for a general (articulated) 6x6 inertia."""
     return ((IA[i, 0, 0] * x0 + IA[i, 0, 1] * x1 + IA[i, 0, 2] * x2
@@ -40,7 +41,7 @@ def _inertia_times(IA, i, x0, x1, x2, x3, x4, x5):
              + IA[i, 5, 3] * x3 + IA[i, 5, 4] * x4 + IA[i, 5, 5] * x5))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def _ldlt(A, i, n):
     """In place, A[i, :n, :n] (symmetric positive-definite, lower triangle read) <- A = L D L^T
     with L unit lower-triangular in the strict lower triangle and 1/D on the diagonal: no square
@@ -62,7 +63,7 @@ def _ldlt(A, i, n):
         A[i, c, c] = 1.0 / A[i, c, c]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def _ldlt_solve(A, i, n, x, start):
     """In place, x[start:start+n] <- (L D L^T)^-1 x[start:start+n] for the factor of _ldlt."""
     for a in range(n):
@@ -79,7 +80,7 @@ def _ldlt_solve(A, i, n, x, start):
         x[start + a] = t
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_work, IA_work,
         U_work, Dinv_work, u_work, inverse_work, qdd_out):
     """aba_inline as one compiled call."""
@@ -87,7 +88,7 @@ def aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_
                IA_work, U_work, Dinv_work, u_work, inverse_work, qdd_out)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_work,
                IA_work, U_work, Dinv_work, u_work, inverse_work, qdd_out):
     """qdd_out [nv] = (M + diag(armature))^-1 (tau - C(q, qd) qd - g(q)).

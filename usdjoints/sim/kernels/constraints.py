@@ -19,6 +19,7 @@ import math
 import numpy as np
 from numba import njit
 
+from . import FMA
 from .crba import ltdl_solve
 from .fk import link_transforms, link_world_poses
 from .jcalc import primitive_nv
@@ -33,13 +34,13 @@ POSITION_TOLERANCE = 1e-12  # [rad | m]
 POSITION_ITERATIONS = 8
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def constraint_row_count(coupling_dof, loop_type):
     """Upper bound on the rows: one per coupling, up to six per loop."""
     return coupling_dof.shape[0] + 6 * loop_type.shape[0]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def accumulate_jacobian(link_table, S, Rw, pw, link, point, direction, angular, scale, row):
     """row += scale * d(direction . velocity)/dv for a point [m] (or the angular velocity when
     ``angular``) fixed to ``link``; world coordinates throughout."""
@@ -68,7 +69,7 @@ def accumulate_jacobian(link_table, S, Rw, pw, link, point, direction, angular, 
         j = link_table[j, LINK_PARENT]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def _frame_world(Rw, pw, link, R_lf, p_lf, R_out, p_out):
     for a in range(3):
         if link < 0:
@@ -87,7 +88,7 @@ def _frame_world(Rw, pw, link, R_lf, p_lf, R_out, p_out):
                 R_out[a, b] = s
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def _perpendicular_pair(a, d1, d2):
     """Two unit vectors completing the unit vector a to an orthonormal basis."""
     if abs(a[0]) < 0.9:
@@ -105,7 +106,7 @@ def _perpendicular_pair(a, d1, d2):
     d2[2] = a[0] * d1[1] - a[1] * d1[0]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def _add_row(link_table, S, Rw, pw, la, lb, pa, pb, direction, angular, residual, G, c, m):
     for k in range(G.shape[1]):
         G[m, k] = 0.0
@@ -115,7 +116,7 @@ def _add_row(link_table, S, Rw, pw, la, lb, pa, pb, direction, angular, residual
     return m + 1
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff, coupling_offset,
                     loop_type, loop_link, loop_R, loop_p, loop_axis, q, Rw, pw, G_out, c_out):
     """Fill G_out [rows, nv] and c_out [rows] at q (Rw, pw: link world poses at q); returns the
@@ -196,7 +197,7 @@ def constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff, coup
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def factor_constraints(dof_parent, LD, G, m, Y_out, A_out):
     """Y_out[r] = H^-1 G[r] (H factored in LD), A_out = G H^-1 G^T factored in place as a dense
     L D L^T whose redundant pivots are marked 0 (their multipliers stay 0)."""
@@ -232,7 +233,7 @@ def factor_constraints(dof_parent, LD, G, m, Y_out, A_out):
             A_out[i, j] = s / d
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def solve_factored(A, m, x):
     """x <- A^-1 x with A from factor_constraints (redundant components set to 0)."""
     for i in range(m):
@@ -245,7 +246,7 @@ def solve_factored(A, m, x):
             x[i] -= A[k, i] * x[k]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def project_out(G, Y, A, m, x, lam_work):
     """x <- x - Y^T A^-1 G x: the H-metric projection onto G x = 0 (x may be a velocity or an
     acceleration)."""
@@ -261,7 +262,7 @@ def project_out(G, Y, A, m, x, lam_work):
             x[k] -= Y[r, k] * lam_work[r]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def constraint_error(c, m):
     worst = 0.0
     for r in range(m):

@@ -27,6 +27,7 @@ import math
 import numpy as np
 from numba import njit
 
+from . import FMA
 from .constraints import accumulate_jacobian, project_out
 from .crba import ltdl_solve
 
@@ -40,12 +41,12 @@ SETTING_MARGIN = 1
 SETTING_ITERATIONS = 2
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def _dot(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def max_contacts(col_type, pairs):
     total = 0
     for p in range(pairs.shape[0]):
@@ -60,7 +61,7 @@ def max_contacts(col_type, pairs):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc_out, pc_out):
     for c in range(col_link.shape[0]):
         link = col_link[c]
@@ -81,7 +82,7 @@ def collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc_out, pc_out):
                     Rc_out[c, a, b] = s
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def _push(count, pair, point, normal, depth, margin, pair_out, point_out, normal_out, depth_out):
     if depth <= -margin or count >= depth_out.shape[0]:
         return count
@@ -93,7 +94,7 @@ def _push(count, pair, point, normal, depth, margin, pair_out, point_out, normal
     return count + 1
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def _segment(Rc, pc, size, kind, end, out):
     """End ``end`` (0 or 1) of a sphere's (degenerate) or capsule's core segment."""
     half = size[1] if kind == CAPSULE else 0.0
@@ -102,7 +103,7 @@ def _segment(Rc, pc, size, kind, end, out):
         out[a] = pc[a] + sign * half * Rc[a, 2]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def _closest_segments(p0, p1, q0, q1, pa, pb):
     """Closest points pa on [p0, p1] and pb on [q0, q1]."""
     d1 = p1 - p0
@@ -133,7 +134,7 @@ def _closest_segments(p0, p1, q0, q1, pa, pb):
         pb[k] = q0[k] + t * d2[k]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def _sphere_box(centre, radius, Rb, pb, half, normal_out, point_out):
     """Depth of a sphere against a box; normal_out points from the sphere into the box."""
     local = np.empty(3)
@@ -169,7 +170,7 @@ def _sphere_box(centre, radius, Rb, pb, half, normal_out, point_out):
     return depth
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def _corner(Rc, pc, half, index, out):
     for a in range(3):
         out[a] = pc[a]
@@ -178,7 +179,7 @@ def _corner(Rc, pc, half, index, out):
             out[a] += sign * half[k] * Rc[a, k]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def _point_in_box(point, Rb, pb, half, normal_out):
     """Depth of a point inside a box along the nearest face (negative outside); normal_out is
     that face's outward normal."""
@@ -201,7 +202,7 @@ def _point_in_box(point, Rb, pb, half, normal_out):
     return depth
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def bounding_radii(col_type, col_size, radius_out):
     """Per collider, the radius [m] of a ball about its origin holding all of it (planes: inf).
     Every point the narrow phase reports lies within its collider's ball (a box corner, or a
@@ -219,7 +220,7 @@ def bounding_radii(col_type, col_size, radius_out):
             radius_out[c] = math.inf
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def _beyond_margin(col_radius, pc, i, j, margin):
     """True when the bounding balls of colliders i and j are farther apart than margin; the
     1e-9 slack keeps round-off in the narrow phase from ever being cut off."""
@@ -230,7 +231,7 @@ def _beyond_margin(col_radius, pc, i, j, margin):
     return d0 * d0 + d1 * d1 + d2 * d2 > reach * reach
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs, margin, work, pair_out,
                     point_out, normal_out, depth_out):
     """Contact points of every pair (see the module docstring); returns their number.
@@ -309,7 +310,7 @@ def detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs, margin, work,
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def _tangents(n, t1, t2):
     if abs(n[0]) < 0.9:
         t1[0], t1[1], t1[2] = 0.0, n[2], -n[1]
@@ -323,7 +324,7 @@ def _tangents(n, t1, t2):
     t2[2] = n[0] * t1[1] - n[1] * t1[0]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq, col_link,
                    col_friction, col_restitution, pairs, n_contacts, pair_of, points, normals,
                    depths, v_start, h, settings, J, PJ, W, lam, target, v):

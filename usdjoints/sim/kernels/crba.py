@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from numba import njit
 
+from . import FMA
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
 from .spatial import rigid_inertia_add, rigid_inertia_times
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def crba(link_table, S, I6, E, r, armature, Ic_work, M_out):
     """M_out [nv, nv] = joint-space mass matrix plus diag(armature) [kg m^2 | kg].
 
@@ -69,7 +70,7 @@ def crba(link_table, S, I6, E, r, armature, Ic_work, M_out):
         M_out[k, k] += armature[k]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def ltdl_factor(dof_parent, H):
     """In place, H = L^T D L with L unit lower-triangular following the tree (dof_parent [nv]):
     afterwards the strict lower triangle of H holds L and its diagonal holds D."""
@@ -86,7 +87,7 @@ def ltdl_factor(dof_parent, H):
             i = dof_parent[i]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def ltdl_solve(dof_parent, LD, x):
     """In place, x <- H^-1 x from the factor ltdl_factor left in LD."""
     nv = LD.shape[0]

@@ -6,12 +6,13 @@ import math
 import numpy as np
 from numba import njit
 
+from . import FMA
 from .jcalc import PRISMATIC, REVOLUTE, joint_motion_pose, rotation_to_quat
 from .layout import LINK_PARENT, LINK_Q_START, LINK_TYPE
 from .trig import sin_cos
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def link_transforms(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
                     p_joint_child, revolute_basis, q, R_J_work, p_J_work, E_out, r_out):
     """link_transforms_inline as one compiled call (every site but the step's own)."""
@@ -19,7 +20,7 @@ def link_transforms(link_table, link_axis, R_parent_joint, p_parent_joint, R_joi
                            p_joint_child, revolute_basis, q, R_J_work, p_J_work, E_out, r_out)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def link_transforms_inline(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
                            p_joint_child, revolute_basis, q, R_J_work, p_J_work, E_out, r_out):
     """Per link, the parent-to-link coordinate transform (E_out [nlink,3,3], r_out [nlink,3]):
@@ -76,7 +77,7 @@ def link_transforms_inline(link_table, link_axis, R_parent_joint, p_parent_joint
                 E_out[i, b, a] = Rpj[a, 0] * t0 + Rpj[a, 1] * t1 + Rpj[a, 2] * t2  # transposed
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def link_world_poses(link_table, E, r, R_world_out, p_world_out):
     """World pose of each link (R_world_out [nlink,3,3], p_world_out [nlink,3] [m])."""
     nlink = link_table.shape[0]
@@ -100,7 +101,7 @@ def link_world_poses(link_table, E, r, R_world_out, p_world_out):
                     R_world_out[i, a, b] = s
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def body_world_poses(body_link, body_R_link, body_p_link, R_link_world, p_link_world,
                      R_work, pose_out):
     """Each body's world pose as (x, y, z, qw, qx, qy, qz), pose_out [nbody, 7]."""
@@ -125,7 +126,7 @@ def body_world_poses(body_link, body_R_link, body_p_link, R_link_world, p_link_w
         rotation_to_quat(R_work, pose_out[b, 3:7])
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def forward_kinematics(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
                        p_joint_child, revolute_basis, body_link, body_R_link, body_p_link, q, pose_out):
     """Body world poses [nbody, 7] for configuration q (allocates its own scratch)."""

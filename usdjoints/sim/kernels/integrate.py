@@ -15,6 +15,7 @@ import math
 import numpy as np
 from numba import njit
 
+from . import FMA
 from .constraints import (
     POSITION_ITERATIONS, POSITION_TOLERANCE, constraint_error, constraint_row_count,
     constraint_rows, factor_constraints, project_out, solve_factored,
@@ -36,7 +37,7 @@ RK4 = 1
 DIVERGENCE_SPEED = 1e6
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def allocate_workspace(nlink, nv):
     """Scratch arrays shared by one env's steps (allocated once per trajectory)."""
     E = np.empty((nlink, 3, 3))
@@ -48,7 +49,7 @@ def allocate_workspace(nlink, nv):
     return E, r, R3, p3, M, vecs
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
                  armature, gravity, q, qd, h, E, r, R3, p3, wR, wp, ws, wvaf, wI, M, vecs,
                  qdd_out):
@@ -67,7 +68,7 @@ def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
     _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
                       dof_table, armature, gravity, q, qd, h, E, r, R3, p3, wR, wp, ws, wvaf, wI,
                       M, vecs, qdd_out):
@@ -84,7 +85,7 @@ def acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I
     _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out):
     """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v), M factored in place."""
     for k in range(qd.shape[0]):
@@ -94,7 +95,7 @@ def _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out):
     ltdl_solve(dof_parent, M, qdd_out)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def integrate_configuration(link_table, q, v, h, q_out):
     """q_out = q (+) h v: exact rotation for quaternions, linear elsewhere (q_out may alias q)."""
     for i in range(link_table.shape[0]):
@@ -114,7 +115,7 @@ def integrate_configuration(link_table, q, v, h, q_out):
             q_out[q0] = q[q0] + h * v[v0]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def configuration_rate(link_table, q, v, qdot_out):
     """dq/dt for velocity v [nq]: quaternions move by q * (0, w) / 2, free positions by R v."""
     for i in range(link_table.shape[0]):
@@ -139,7 +140,7 @@ def configuration_rate(link_table, q, v, qdot_out):
             qdot_out[q0] = v[v0]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def normalise_quaternions(link_table, q):
     for i in range(link_table.shape[0]):
         kind = link_table[i, LINK_TYPE]
@@ -150,7 +151,7 @@ def normalise_quaternions(link_table, q):
                 q[s + a] /= n
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def clamp_velocities(dof_table, qd):
     for k in range(qd.shape[0]):
         bound = dof_table[k, DOF_VELOCITY_LIMIT]
@@ -160,7 +161,7 @@ def clamp_velocities(dof_table, qd):
             qd[k] = -bound
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def failing_dof(link_table, q, qd):
     """The first dof whose state is not finite or faster than DIVERGENCE_SPEED, else -1."""
     for k in range(qd.shape[0]):
@@ -174,7 +175,7 @@ def failing_dof(link_table, q, qd):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, dof_parent, dof_table,
                         coupling_dof, coupling_coeff, coupling_offset, loop_type, loop_link, loop_R,
                         loop_p, loop_axis, q, v, LD, E, r, R3, p3, Rw, pw, G, c, Y, A, lam, dq):
@@ -203,7 +204,7 @@ def enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S,
     project_out(G, Y, A, m, v, lam)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, fastmath=FMA, nogil=True)
 def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
                  armature, gravity, body_link, body_R_link, body_p_link, coupling_dof,
                  coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p, loop_axis,
@@ -364,7 +365,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
             return
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, fastmath=FMA, nogil=True)
 def simulate_envs(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
                   armature, gravity, body_link, body_R_link, body_p_link, coupling_dof,
                   coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p, loop_axis,

@@ -10,6 +10,7 @@ import math
 
 from numba import njit
 
+from . import FMA
 from .layout import (
     DOF_DAMPING, DOF_DRIVE_DAMPING, DOF_DRIVE_MAX_FORCE, DOF_DRIVE_STIFFNESS,
     DOF_DRIVE_TARGET_POSITION, DOF_DRIVE_TARGET_VELOCITY, DOF_DRIVE_TYPE, DOF_EFFORT_LIMIT,
@@ -23,13 +24,13 @@ FRICTION_SPEED = 1e-3
 DRIVE_ACCELERATION = 2
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def passive_forces(dof_table, q, qd, M, h, tau_out, K_out, D_out):
     """passive_forces_inline as one compiled call."""
     passive_forces_inline(dof_table, q, qd, M, h, tau_out, K_out, D_out)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def passive_forces_inline(dof_table, q, qd, M, h, tau_out, K_out, D_out):
     """tau_out [nv] passive + drive forces [N m | N]; K_out, D_out [nv] their implicit
     stiffness and damping. M [nv, nv] supplies the effective inertia of acceleration drives and

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from numba import njit
 
+from . import FMA
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
 from .spatial import force_transform_transpose_add, motion_transform_values, rigid_inertia_times
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def rnea(link_table, S, I6, E, r, gravity, qd, qdd, v_work, a_work, f_work, tau_out):
     """tau_out [nv] = M(q) qdd + C(q, qd) qd + g(q), without armature.
 

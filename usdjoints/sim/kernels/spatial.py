@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from numba import njit
 
+from . import FMA
 
-@njit(cache=True, inline='always')
+
+@njit(cache=True, fastmath=FMA, inline='always')
 def motion_transform_values(E, r, i, m0, m1, m2, m3, m4, m5):
     """X_i m as six scalars for link i's transform (E[i], r[i]), kept in registers by the caller.
 
@@ -26,7 +28,7 @@ def motion_transform_values(E, r, i, m0, m1, m2, m3, m4, m5):
             E[i, 2, 0] * vx + E[i, 2, 1] * vy + E[i, 2, 2] * vz)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def rigid_inertia_times(I, i, x0, x1, x2, x3, x4, x5):
     """I[i] x as six scalars for a rigid-body inertia I[i] = [[Ibar, hx], [hx^T, m 1]]:
     (Ibar w + h x v, m v - h x w) with x = (w, v)."""
@@ -40,7 +42,7 @@ def rigid_inertia_times(I, i, x0, x1, x2, x3, x4, x5):
             m * x5 - (h0 * x1 - h1 * x0))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def force_transform_transpose_add(E, r, i, f0, f1, f2, f3, f4, f5, out, j):
     """out[j] += X_i^T f for a force given as scalars (the per-link step of every backward pass)."""
     l0 = E[i, 0, 0] * f3 + E[i, 1, 0] * f4 + E[i, 2, 0] * f5
@@ -54,7 +56,7 @@ def force_transform_transpose_add(E, r, i, f0, f1, f2, f3, f4, f5, out, j):
     out[j, 5] += l2
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def _rotated_block(E, i, I, k, row, col):
     """E^T B E for the 3x3 block B = I[k, row:row+3, col:col+3], as nine scalars (row-major)."""
     b00, b01, b02 = I[k, row + 0, col], I[k, row + 0, col + 1], I[k, row + 0, col + 2]
@@ -80,7 +82,7 @@ def _rotated_block(E, i, I, k, row, col):
             E[i, 0, 2] * t02 + E[i, 1, 2] * t12 + E[i, 2, 2] * t22)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def congruence_add(E, r, i, I, j):
     """I[j] += X_i^T I[i] X_i for the motion transform X_i of (E[i], r[i]) and symmetric 6x6
     inertias: link i's articulated inertia re-expressed in its parent j's coordinates.
@@ -170,7 +172,7 @@ def congruence_add(E, r, i, I, j):
     I[j, 5, 5] += c22
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def rigid_inertia_add(E, r, i, I, j):
     """I[j] += X_i^T I[i] X_i for a rigid-body spatial inertia I[i] = [[Ibar, hx], [hx^T, m 1]]
     (about link i's origin, in its coordinates): the same body about the parent j's origin.
@@ -227,7 +229,7 @@ def rigid_inertia_add(E, r, i, I, j):
         I[j, 3 + a, 3 + a] += m
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def small_inverse(A, n, work):
     """In place, A[:n, :n] <- its inverse (symmetric positive-definite, by Gauss-Jordan);
     work [6, 12] is scratch."""

@@ -10,12 +10,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import FMA
 from .aba import aba, aba_inline
 from .fk import link_transforms, link_transforms_inline
 from .rnea import rnea
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def _aba_scratch(nl, nv):
     """E, r, R3, p3 for the link transforms, then ABA's scratch in its argument order."""
     return (np.empty((nl, 3, 3)), np.empty((nl, 3)), np.empty((3, 3)), np.empty(3),
@@ -23,7 +24,7 @@ def _aba_scratch(nl, nv):
             np.empty((nl, 6, 6)), np.empty((nl, 6, 6)), np.empty(nv), np.empty((6, 12)))
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def aba_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, armature, gravity, q,
                qd, tau, n_calls, qdd_out):
     E, r, R3, p3, v_w, c_w, pA_w, IA_w, U_w, Dinv_w, u_w, inverse_w = _aba_scratch(
@@ -34,7 +35,7 @@ def aba_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, arma
             Dinv_w, u_w, inverse_w, qdd_out)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def aba_repeat_inline(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, armature,
                       gravity, q, qd, tau, n_calls, qdd_out):
     E, r, R3, p3, v_w, c_w, pA_w, IA_w, U_w, Dinv_w, u_w, inverse_w = _aba_scratch(
@@ -46,7 +47,7 @@ def aba_repeat_inline(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I
                    U_w, Dinv_w, u_w, inverse_w, qdd_out)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def rnea_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, gravity, q, qd, qdd,
                 n_calls, tau_out):
     nl = link_table.shape[0]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import FMA
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
 
@@ -24,7 +25,7 @@ from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
 _M, _H0, _H1, _H2, _XX, _YY, _ZZ, _XY, _XZ, _YZ = range(10)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def allocate_world_workspace(nlink, nv):
     """Scratch of bias_and_mass: rotations [nlink,3,3], origins [nlink,3], subspace columns
     [nv,6], velocity/acceleration/force [3,nlink,6], composite inertias [nlink,10]."""
@@ -32,7 +33,7 @@ def allocate_world_workspace(nlink, nv):
             np.empty((3, nlink, 6)), np.empty((nlink, 10)))
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FMA)
 def bias_and_mass(link_table, S, I6, E, r, gravity, armature, qd, R_work, p_work, s_work,
                   vaf_work, inertia_work, bias_out, M_out):
     """bias_and_mass_inline as one compiled call."""
@@ -40,7 +41,7 @@ def bias_and_mass(link_table, S, I6, E, r, gravity, armature, qd, R_work, p_work
                          vaf_work, inertia_work, bias_out, M_out)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, fastmath=FMA, inline='always')
 def bias_and_mass_inline(link_table, S, I6, E, r, gravity, armature, qd, R_work, p_work, s_work,
                          vaf_work, inertia_work, bias_out, M_out):
     """bias_out [nv] = C(q, qd) qd + g(q) (rnea with qdd = 0) and M_out [nv, nv] = M(q) +
