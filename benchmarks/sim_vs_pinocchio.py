@@ -8,6 +8,7 @@ Not a test: run `python benchmarks/sim_vs_pinocchio.py [--envs 4096] [--steps 20
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from importlib import metadata
@@ -63,6 +64,16 @@ def best_of(fn, repeats=5):
     return min(fn() for _ in range(repeats))
 
 
+def best_of_interleaved(fns, rounds=5):
+    """The best time of each of ``fns`` over ``rounds`` rounds that call each once in turn, so
+    that a slow spell of the machine falls on every side alike rather than on one side's block."""
+    best = [math.inf] * len(fns)
+    for _ in range(rounds):
+        for k, fn in enumerate(fns):
+            best[k] = min(best[k], fn())
+    return best
+
+
 def pinocchio_call_floor(n_calls):
     """Per-call time [s] of pinocchio's aba from Python on a one-joint model: the Python loop
     and the binding's argument conversion, which every pinocchio time below includes (ours run
@@ -110,11 +121,10 @@ def bench_robot(name, n_calls, floor=None):
         return (time.perf_counter() - t0) / n_calls
 
     ours_aba(), ours_aba_inline(), ours_rnea()  # compile or load from cache
-    t_aba = best_of(ours_aba)
-    t_inline = best_of(ours_aba_inline)
-    t_rnea = best_of(ours_rnea)
-    p_aba = best_of(lambda: per_call_pinocchio(lambda: pin.aba(pm, pd, q_pin, qd, tau), n_calls))
-    p_rnea = best_of(lambda: per_call_pinocchio(lambda: pin.rnea(pm, pd, q_pin, qd, tau), n_calls))
+    t_aba, t_inline, t_rnea, p_aba, p_rnea = best_of_interleaved((
+        ours_aba, ours_aba_inline, ours_rnea,
+        lambda: per_call_pinocchio(lambda: pin.aba(pm, pd, q_pin, qd, tau), n_calls),
+        lambda: per_call_pinocchio(lambda: pin.rnea(pm, pd, q_pin, qd, tau), n_calls)))
     t_api = best_of(lambda: per_call_pinocchio(lambda: api.forward_dynamics(model, q, qd, tau), n_calls // 10))
     net = (f" [computation alone: ours inlined {t_inline * 1e6:.2f} us vs pin less its call floor "
            f"{(p_aba - floor) * 1e6:.2f} us, x{t_inline / (p_aba - floor):4.2f}]" if floor else "")
