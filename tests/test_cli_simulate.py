@@ -45,3 +45,20 @@ def test_unsupported_stage_exits_2_without_output(tmp_path, capsys):
 @pytest.mark.parametrize("argv", [["--dt", "0"], ["--duration", "-1"], ["--envs", "0"]])
 def test_bad_numbers_are_usage_errors(capsys, argv):
     assert main(["simulate", str(ARM), *argv]) == 2
+
+
+def test_simulate_envs_reports_env_steps(capsys):
+    """Oracle: the count is envs x steps (duration / dt); the rate is that count over a time."""
+    assert main(["simulate", str(ARM), "--duration", "0.05", "--envs", "3", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    line = out.strip().splitlines()[-1]
+    assert line.startswith("3 envs x 50 steps in ") and line.endswith("threads"), line
+    rate = float(line.split(": ")[1].split(" M env-steps/s")[0])
+    assert rate > 0.0
+    assert err == ""
+
+
+def test_simulate_progress_bar_on_request(capsys):
+    assert main(["simulate", str(ARM), "--duration", "0.05", "--progress"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("\rsimulate [") and err.endswith("] 100%\n"), err[-60:]

@@ -50,8 +50,16 @@ def _cmd_columns(args: argparse.Namespace) -> int:
     return 0
 
 
+# env-steps past which a run on a terminal shows a progress bar (about a second of stepping)
+LONG_RUN_ENV_STEPS = 500_000
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    import math
+    import time
+
     from .model.build import build_model
+    from .progress import ProgressBar
     from .sim.api import simulate
     from .trajectory_io import write_npz, write_plot, write_usd_time_samples
     from .walker import walk
@@ -63,8 +71,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     description = walk(stage, consumer="usdjoints")
     model = build_model(description, stage)
     record_every = max(1, round(1.0 / (args.fps * args.dt))) if args.fps else 1
+    n_steps = int(round(args.duration / args.dt))
+    show = args.progress if args.progress is not None else (
+        sys.stderr.isatty() and n_steps * args.envs >= LONG_RUN_ENV_STEPS)
+    # compile (or load) the kernels first, so the rate below times the stepping alone
+    simulate(model, 0.0, args.dt, integrator=args.integrator, n_envs=1)
+    started = time.perf_counter()
     trajectory = simulate(model, args.duration, args.dt, integrator=args.integrator, n_envs=args.envs,
-                          record_every=record_every)
+                          record_every=record_every, progress=ProgressBar("simulate") if show else None)
+    elapsed = time.perf_counter() - started
     if args.out:
         write_npz(trajectory, args.out)
     if args.write_usd:
@@ -78,6 +93,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         start, count = int(model.joint_q_start[j]), int(model.joint_nq[j])
         values = ", ".join(f"{v:.6g}" for v in q_last[start:start + count])
         lines.append(f"  {name} ({model.joint_types[j]}): q(t_end) = [{values}]")
+    if args.envs > 1:
+        import numba
+
+        rate = n_steps * args.envs / elapsed if elapsed > 0 else math.inf
+        lines.append(f"{args.envs} envs x {n_steps} steps in {elapsed:.3f} s: {rate / 1e6:.3f} M env-steps/s "
+                     f"on {min(args.envs, numba.get_num_threads())} threads")
     _write("\n".join(lines))
     return 0
 
@@ -159,6 +180,8 @@ def _build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", metavar="TRAJ.npz", help="write the trajectory as an npz archive")
     sim.add_argument("--write-usd", metavar="OUT.usda", help="write body motion as time samples over the stage")
     sim.add_argument("--plot", metavar="OUT.png", help="plot joint coordinates (needs matplotlib)")
+    sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                     help="progress bar on stderr (default: on a terminal, for runs of 500,000 env-steps or more)")
     sim.set_defaults(run=_cmd_simulate)
 
     plugin = commands.add_parser("plugin-path", help="print the value for PXR_PLUGINPATH_NAME")

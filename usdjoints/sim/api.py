@@ -181,6 +181,22 @@ def _threads(n_envs: int) -> int:
 CHUNKS_PER_THREAD = 8
 
 
+# pieces of a run that reports progress, and the least env-steps worth a piece of its own
+PROGRESS_SEGMENTS = 40
+PROGRESS_SEGMENT_ENV_STEPS = 100_000
+
+
+def _segments(record_rows: int, env_steps: int, reporting: bool) -> list[int]:
+    """Recorded rows per piece of a run (the rows after its start state). One piece unless
+    progress is reported; then pieces of at least PROGRESS_SEGMENT_ENV_STEPS env-steps each,
+    since every piece allocates each env's scratch again."""
+    pieces = 1
+    if reporting and record_rows > 1:
+        pieces = max(1, min(PROGRESS_SEGMENTS, record_rows, env_steps // PROGRESS_SEGMENT_ENV_STEPS))
+    bounds = [record_rows * i // pieces for i in range(pieces + 1)]
+    return [bounds[i + 1] - bounds[i] for i in range(pieces)]
+
+
 def _run_envs(kernel, model_args, run_args, outputs, n_envs: int) -> None:
     """One compiled kernel for every batch size: contiguous env ranges on threads (the kernel
     releases the GIL), so a single env and 4,096 share the same machine code and cache entry."""
@@ -201,7 +217,7 @@ def _run_envs(kernel, model_args, run_args, outputs, n_envs: int) -> None:
 
 def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: str = "euler",
              q0=None, qd0=None, n_envs: int = 1, record_every: int = 1, *,
-             contact_time_constant: float = CONTACT_TIME_CONSTANT) -> Trajectory:
+             contact_time_constant: float = CONTACT_TIME_CONSTANT, progress=None) -> Trajectory:
     """Simulate ``duration`` [s] at step ``dt`` [s] with passive forces, limits, drives,
     couplings, loop closures and contact.
 
@@ -213,6 +229,11 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     ``integrator``: "euler" (semi-implicit, springs, dampers and drives implicit) or "rk4"
     (explicit). ``q0``/``qd0`` default to the model's initial state; give shape [nq] / [nv]
     for every env or [n_envs, nq] / [n_envs, nv] per env. Every ``record_every``-th state is kept.
+    ``progress``, if given, is called with the fraction of steps done (ending with 1.0); the run
+    is then taken in up to PROGRESS_SEGMENTS pieces, each going on from the state the last one
+    recorded. A step reads nothing but that state, so the pieces give the same trajectory as one
+    run; on a model with couplings or loops each piece first re-projects its (already projected)
+    start state, a change at round-off level.
     Raises SimulationError naming the joint and time when the state diverges.
     """
     from .kernels.integrate import simulate_envs
@@ -245,8 +266,29 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     args = tuple(_writable(a) for a in args)
     q0, qd0 = _writable(q0), _writable(qd0)
     code = INTEGRATORS[integrator]
-    _run_envs(simulate_envs, args, (q0, qd0, float(dt), n_steps, code, record_every),
-              (q_traj, qd_traj, poses, status), n_envs)
+    start_row = 0
+    for rows in _segments(T - 1, n_steps * n_envs, progress is not None):
+        # rows start_row .. start_row + rows of the trajectory; the first is the start state
+        whole = rows == T - 1
+        window = (q_traj, qd_traj, poses) if whole else (  # contiguous, as the compiled kernel takes
+            np.empty((n_envs, rows + 1, pm.nq)), np.empty((n_envs, rows + 1, pm.nv)),
+            np.empty((n_envs, rows + 1, model.nbody, 7)))
+        steps = rows * record_every if start_row + rows < T - 1 else n_steps - start_row * record_every
+        _run_envs(simulate_envs, args, (q0, qd0, float(dt), steps, code, record_every),
+                  (*window, status), n_envs)
+        if not whole:
+            q_traj[:, start_row:start_row + rows + 1] = window[0]
+            qd_traj[:, start_row:start_row + rows + 1] = window[1]
+            poses[:, start_row:start_row + rows + 1] = window[2]
+        if (status[:, 0] >= 0).any():
+            status[:, 0] = np.where(status[:, 0] >= 0, status[:, 0] + start_row * record_every, -1)
+            break
+        start_row += rows
+        if start_row < T - 1:
+            q0 = np.ascontiguousarray(q_traj[:, start_row])
+            qd0 = np.ascontiguousarray(qd_traj[:, start_row])
+        if progress is not None:
+            progress(min(1.0, start_row * record_every / n_steps) if start_row < T - 1 else 1.0)
     failed = np.nonzero(status[:, 0] >= 0)[0]
     if failed.size:
         env = int(failed[0])
