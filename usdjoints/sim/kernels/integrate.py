@@ -268,8 +268,10 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
     row = 0
     for step in range(n_steps + 1):
         if step % record_every == 0:
-            q_traj_out[row] = q
-            qd_traj_out[row] = qd
+            for a in range(nq):  # element loops: a row assignment compiles a shape check
+                q_traj_out[row, a] = q[a]
+            for k in range(nv):
+                qd_traj_out[row, k] = qd[k]
             link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
             link_world_poses(link_table, E, r, Rw, pw)
             body_world_poses(body_link, body_R_link, body_p_link, Rw, pw, R3, pose_traj_out[row])
