@@ -62,3 +62,30 @@ def test_simulate_progress_bar_on_request(capsys):
     assert main(["simulate", str(ARM), "--duration", "0.05", "--progress"]) == 0
     err = capsys.readouterr().err
     assert err.startswith("\rsimulate [") and err.endswith("] 100%\n"), err[-60:]
+
+
+def test_slow_kernel_load_is_announced_on_a_terminal(monkeypatch, capsys):
+    """A first compile takes about a minute: a terminal is told so once loading outlasts
+    COMPILE_NOTICE_AFTER (here a load made slow on purpose); a quick load says nothing."""
+    import sys
+    import time
+
+    from usdjoints import cli
+    from usdjoints.sim import api
+
+    real = api.simulate
+
+    def slow_first_load(model, duration, *args, **kwargs):
+        if duration == 0.0:
+            time.sleep(0.5)
+        return real(model, duration, *args, **kwargs)
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr(cli, "COMPILE_NOTICE_AFTER", 0.05)
+    monkeypatch.setattr(api, "simulate", slow_first_load)
+    assert main(["simulate", str(ARM), "--duration", "0.01", "--no-progress"]) == 0
+    assert "compiling the simulator's kernels" in capsys.readouterr().err
+    monkeypatch.setattr(api, "simulate", real)
+    monkeypatch.setattr(cli, "COMPILE_NOTICE_AFTER", 30.0)
+    assert main(["simulate", str(ARM), "--duration", "0.01", "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""

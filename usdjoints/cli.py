@@ -52,10 +52,13 @@ def _cmd_columns(args: argparse.Namespace) -> int:
 
 # env-steps past which a run on a terminal shows a progress bar (about a second of stepping)
 LONG_RUN_ENV_STEPS = 500_000
+# seconds of loading the kernels after which a terminal is told they are being compiled
+COMPILE_NOTICE_AFTER = 3.0
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     import math
+    import threading
     import time
 
     from .model.build import build_model
@@ -75,7 +78,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     show = args.progress if args.progress is not None else (
         sys.stderr.isatty() and n_steps * args.envs >= LONG_RUN_ENV_STEPS)
     # compile (or load) the kernels first, so the rate below times the stepping alone
-    simulate(model, 0.0, args.dt, integrator=args.integrator, n_envs=1)
+    notice = threading.Timer(COMPILE_NOTICE_AFTER, print, (
+        "usdjoints: compiling the simulator's kernels; this happens once per numba cache "
+        "and takes about a minute",), {"file": sys.stderr, "flush": True})
+    if sys.stderr.isatty():
+        notice.start()  # a load from the cache ends well before it fires
+    try:
+        simulate(model, 0.0, args.dt, integrator=args.integrator, n_envs=1)
+    finally:
+        notice.cancel()
     started = time.perf_counter()
     trajectory = simulate(model, args.duration, args.dt, integrator=args.integrator, n_envs=args.envs,
                           record_every=record_every, progress=ProgressBar("simulate") if show else None)
