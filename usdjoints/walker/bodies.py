@@ -63,16 +63,19 @@ class BodyIndex:
         """A rigid body: ``raw`` its authored columns, ``columns`` them resolved (any consumer)."""
         path = str(prim.GetPath())
         world = self.xform_cache.GetLocalToWorldTransform(prim)
-        mirrored = world.GetDeterminant3() < 0.0
-        if not mirrored and _is_rigid(world):
+        # the matrix as Python floats in one call (each Gf call, and iterating a Gf vector most
+        # of all, costs far more than arithmetic on floats)
+        r0, r1, r2, (tx, ty, tz, _) = memoryview(world).tolist()
+        mirrored = _determinant3(r0, r1, r2) < 0.0
+        if not mirrored and _is_rigid(r0, r1, r2):
             # rigid transform: no scale to decompose (the common case, and much cheaper)
-            position = tuple(world.ExtractTranslation())
+            position = (tx, ty, tz)
             orientation = _quat_tuple(world.ExtractRotationQuat())
             scale = (1.0, 1.0, 1.0)
         else:
             transform = Gf.Transform(world)
-            scale = tuple(float(s) for s in transform.GetScale())
-            position = tuple(float(c) for c in transform.GetTranslation())
+            scale = _vec3_tuple(transform.GetScale())
+            position = _vec3_tuple(transform.GetTranslation())
             orientation = _quat_tuple(transform.GetRotation().GetQuat())
         enabled = bool(columns["physics:rigidBodyEnabled"].value)
         kinematic = bool(columns["physics:kinematicEnabled"].value)
@@ -156,7 +159,7 @@ class BodyIndex:
         anchor.SetRotateOnly(Gf.Quatd(quat[0], Gf.Vec3d(quat[1], quat[2], quat[3])))
         anchor.SetTranslateOnly(Gf.Vec3d(*position))
         in_body = (anchor * target_world * body_world.GetInverse()).RemoveScaleShear()
-        lifted_position = tuple(float(c) for c in in_body.ExtractTranslation())
+        lifted_position = _vec3_tuple(in_body.ExtractTranslation())
         lifted_quat = _normalised(_quat_tuple(in_body.ExtractRotationQuat()))
         scale = Gf.Transform(body_world).GetScale() if body else (1.0, 1.0, 1.0)
         if body is not None:
@@ -167,16 +170,31 @@ class BodyIndex:
         return ResolvedSide(body, target, Pose(_scaled(lifted_position, scale), lifted_quat), tuple(diagnostics))
 
 
-def _is_rigid(matrix) -> bool:
-    """Whether a transform's 3x3 part is a rotation (unit, orthogonal rows) to float64 rounding."""
-    r0, r1, r2 = matrix.GetRow3(0), matrix.GetRow3(1), matrix.GetRow3(2)
+def _determinant3(r0, r1, r2) -> float:
+    """Determinant of the 3x3 part of a transform given as its first three rows (lists of 4)."""
+    return (r0[0] * (r1[1] * r2[2] - r1[2] * r2[1]) - r0[1] * (r1[0] * r2[2] - r1[2] * r2[0])
+            + r0[2] * (r1[0] * r2[1] - r1[1] * r2[0]))
+
+
+def _dot3(a, b) -> float:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def _is_rigid(r0, r1, r2) -> bool:
+    """Whether a transform's 3x3 part (rows r0, r1, r2) is a rotation (unit, orthogonal rows) to
+    float64 rounding."""
     tolerance = 1e-12
-    return (abs(r0 * r0 - 1.0) < tolerance and abs(r1 * r1 - 1.0) < tolerance and abs(r2 * r2 - 1.0) < tolerance
-            and abs(r0 * r1) < tolerance and abs(r0 * r2) < tolerance and abs(r1 * r2) < tolerance)
+    return (abs(_dot3(r0, r0) - 1.0) < tolerance and abs(_dot3(r1, r1) - 1.0) < tolerance
+            and abs(_dot3(r2, r2) - 1.0) < tolerance and abs(_dot3(r0, r1)) < tolerance
+            and abs(_dot3(r0, r2)) < tolerance and abs(_dot3(r1, r2)) < tolerance)
 
 
 def _scaled(position, scale) -> tuple[float, float, float]:
     return (float(position[0]) * scale[0], float(position[1]) * scale[1], float(position[2]) * scale[2])
+
+
+def _vec3_tuple(vector) -> tuple[float, float, float]:
+    return (float(vector[0]), float(vector[1]), float(vector[2]))  # indexing: iterating is slow
 
 
 def _quat_tuple(quat) -> tuple[float, float, float, float]:
