@@ -3,7 +3,8 @@
 Writes (or reuses) a stage of 10,000 revolute joints in chained articulations, opens it once,
 then times ``usdjoints.walk`` (every column with its provenance) and
 ``UsdPhysics.LoadUsdPhysicsFromRange`` alternately, and prints their medians, the ratio and the
-peak memory of each.
+peak memory of each. For context it also times the parser limited to one thread, and the bare
+USD reads any Python walker must make (nothing kept, no provenance).
 
 Usage: ``python benchmarks/walk_vs_usdphysics.py [--joints 10000] [--repeats 5] [--consumer ovphysx]``
 """
@@ -81,7 +82,46 @@ def main(argv=None) -> int:
           f"(min {min(parse_times):.3f}, max {max(parse_times):.3f})")
     print(f"ratio walk / parser: {walk_median / parse_median:.2f}  (target <= 1.5, stretch 1.0)")
     print(f"peak Python heap: walk {_peak_python_memory(walk):.1f} MB, parser {_peak_python_memory(parse):.1f} MB")
+
+    # Context for the ratio: the parser on one thread (the walk runs on one: USD's Python calls
+    # hold the interpreter lock), and the least any Python reader of the same values pays.
+    from pxr import Work
+
+    limit = Work.GetConcurrencyLimit()
+    Work.SetConcurrencyLimit(1)
+    try:
+        single = statistics.median(_timed(parse, args.repeats))
+    finally:
+        Work.SetConcurrencyLimit(limit)
+    floor = statistics.median(_timed(lambda: _bare_reads(stage), args.repeats))
+    print(f"LoadUsdPhysicsFromRange on 1 thread: median {single:.3f} s   ratio walk / that: "
+          f"{walk_median / single:.2f}")
+    print(f"bare USD reads from Python (traversal, type, applied schemas, authored names, every "
+          f"authored physics value and relationship, body world transforms, nothing kept): median "
+          f"{floor:.3f} s = {floor / parse_median:.2f} x the parser, {floor / walk_median:.0%} of the walk")
     return 0
+
+
+def _bare_reads(stage) -> int:
+    """The USD calls a Python walker cannot avoid, with no provenance and nothing kept."""
+    from pxr import UsdGeom
+
+    cache = UsdGeom.XformCache(Usd.TimeCode.Default())
+    count = 0
+    for prim in Usd.PrimRange.Stage(stage, Usd.TraverseInstanceProxies(Usd.PrimDefaultPredicate)):
+        prim.GetTypeName()
+        applied = prim.GetAppliedSchemas()
+        for name in prim.GetAuthoredPropertyNames():
+            if name.startswith(("physics:", "drive:", "limit:", "physx")):
+                attribute = prim.GetAttribute(name)
+                if attribute:
+                    attribute.Get()
+                else:
+                    prim.GetRelationship(name).GetTargets()
+                count += 1
+        if "PhysicsRigidBodyAPI" in applied:
+            cache.GetLocalToWorldTransform(prim)
+    return count
 
 
 if __name__ == "__main__":
