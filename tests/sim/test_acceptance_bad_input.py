@@ -2,13 +2,14 @@
 names the offending prim (or option), never a traceback and never a partial output file.
 
 Oracle: the CLI contract (exit code 2, `usdjoints: error:` line naming the prim) checked on stages
-that each carry exactly one defect, with a well-formed twin where one is needed to show the defect
-is what gets rejected.
+that each carry exactly one defect (sample_stages/sim/bad_*.usda, written by tests/sim_stages.py),
+with a well-formed twin where one is needed to show the defect is what gets rejected.
 """
 from __future__ import annotations
 
 import pytest
 
+import sim_stages
 from usdjoints import cli
 
 HEADER = """#usda 1.0
@@ -19,24 +20,6 @@ HEADER = """#usda 1.0
 )
 """
 
-NO_BODIES = HEADER + """
-def Xform "World"
-{
-    def Cube "Box"
-    {
-    }
-}
-"""
-
-MASSLESS_BODY = HEADER + """
-def Xform "World"
-{
-    def Xform "Ghost" (prepend apiSchemas = ["PhysicsRigidBodyAPI"])
-    {
-    }
-}
-"""
-
 # mass 0 means "compute it": from the cube's volume at the default density, so this one is fine
 MASS_FROM_SHAPE = HEADER + """
 def Xform "World"
@@ -45,28 +28,6 @@ def Xform "World"
     {
         float physics:mass = 0
         double size = 0.1
-    }
-}
-"""
-
-UNSUPPORTED_JOINT = HEADER + """
-def Xform "World"
-{
-    def Cube "A" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
-    {
-        float physics:mass = 1
-    }
-    def Cube "B" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
-    {
-        float physics:mass = 1
-        double3 xformOp:translate = (2, 0, 0)
-        uniform token[] xformOpOrder = ["xformOp:translate"]
-    }
-    def PhysicsDistanceJoint "Rope"
-    {
-        rel physics:body0 = </World/A>
-        rel physics:body1 = </World/B>
-        float physics:maxDistance = 2
     }
 }
 """
@@ -92,8 +53,12 @@ def Xform "World"
 
 
 def _run(tmp_path, capsys, text, *options):
-    stage = tmp_path / "stage.usda"
-    stage.write_text(text)
+    """Run on a sample stage (a name) or on stage text written to tmp_path."""
+    if text in sim_stages.STAGES:
+        stage = sim_stages.path(text)
+    else:
+        stage = tmp_path / "stage.usda"
+        stage.write_text(text)
     out = tmp_path / "trajectory.npz"
     code = cli.main(["simulate", str(stage), "--duration", "0.01", "--out", str(out), *options])
     captured = capsys.readouterr()
@@ -112,13 +77,13 @@ def _assert_rejected(code, err, out, *names):
 
 def test_stage_without_bodies(tmp_path, capsys):
     """A stage with no rigid body has nothing to simulate: exit 2, naming the stage file."""
-    code, err, out, stage = _run(tmp_path, capsys, NO_BODIES)
+    code, err, out, stage = _run(tmp_path, capsys, "bad_no_bodies")
     _assert_rejected(code, err, out, str(stage), "rigid bod")
 
 
 def test_massless_dynamic_body(tmp_path, capsys):
     """A dynamic body whose mass cannot be known (no mass, no collider): exit 2 naming the body."""
-    code, err, out, _ = _run(tmp_path, capsys, MASSLESS_BODY)
+    code, err, out, _ = _run(tmp_path, capsys, "bad_massless_body")
     _assert_rejected(code, err, out, "/World/Ghost")
 
 
@@ -132,7 +97,7 @@ def test_mass_zero_is_computed_from_the_shape(tmp_path, capsys):
 
 def test_unsupported_joint(tmp_path, capsys):
     """A distance joint is not simulated: exit 2, naming the joint prim and its type."""
-    code, err, out, _ = _run(tmp_path, capsys, UNSUPPORTED_JOINT)
+    code, err, out, _ = _run(tmp_path, capsys, "bad_unsupported_joint")
     _assert_rejected(code, err, out, "/World/Rope", "distance")
 
 

@@ -1,5 +1,6 @@
-"""Acceptance: motion of small stages against closed forms, each read from USD text through
-load_model (so unit conversion, joint frames and initial states are part of what is checked).
+"""Acceptance: motion of the sample stages in sample_stages/sim against closed forms, each read
+through load_model (so unit conversion, joint frames and initial states are part of what is
+checked). tests/sim_stages.py writes the stages and holds their parameters.
 
 Oracles: the exact pendulum period (complete elliptic integral K), energy conservation, the log
 decrement of a damped oscillator, free-fall kinematics and conservation of angular momentum, the
@@ -15,59 +16,14 @@ import math
 import numpy as np
 import pytest
 
+import sim_stages
+from sim_stages import DAMPED, FREE_BODY, SOFT_LIMIT, STEP, TOP
 from usdjoints.model.build import LIMIT_TIME_CONSTANT, load_model
 from usdjoints.sim import api
 
-HEADER = """#usda 1.0
-(
-    defaultPrim = "World"
-    metersPerUnit = 1
-    kilogramsPerUnit = 1
-    upAxis = "Z"
-)
-def Xform "World"
-{{
-    def PhysicsScene "scene"
-    {{
-        vector3f physics:gravityDirection = (0, 0, -1)
-        float physics:gravityMagnitude = {gravity}
-    }}
-{body}
-}}
-"""
-
-
-def _body(name, mass, inertia, translate=(0, 0, 0), com=(0, 0, 0), orient=None, extra=""):
-    ops = '"xformOp:translate"' + (', "xformOp:orient"' if orient else "")
-    orient_line = f"        quatd xformOp:orient = {tuple(orient)}\n" if orient else ""
-    return f"""    def Xform "{name}" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
-    {{
-        float physics:mass = {mass}
-        float3 physics:diagonalInertia = {tuple(inertia)}
-        point3f physics:centerOfMass = {tuple(com)}
-        double3 xformOp:translate = {tuple(translate)}
-{orient_line}        uniform token[] xformOpOrder = [{ops}]
-{extra}    }}
-"""
-
-
-def _revolute(name, body1, axis, body0=None, pos0=(0, 0, 0), pos1=(0, 0, 0), schemas=(), extra=""):
-    api_line = f' (prepend apiSchemas = {list(schemas)!r})'.replace("'", '"') if schemas else ""
-    rel0 = f"        rel physics:body0 = </World/{body0}>\n" if body0 else ""
-    return f"""    def PhysicsRevoluteJoint "{name}"{api_line}
-    {{
-        uniform token physics:axis = "{axis}"
-{rel0}        rel physics:body1 = </World/{body1}>
-        point3f physics:localPos0 = {tuple(pos0)}
-        point3f physics:localPos1 = {tuple(pos1)}
-{extra}    }}
-"""
-
-
-def _load(tmp_path, body, gravity=9.81, name="stage.usda"):
-    path = tmp_path / name
-    path.write_text(HEADER.format(gravity=gravity, body=body))
-    return load_model(path)
+def _sample(name):
+    """The sample stage sample_stages/sim/<name>.usda (test_sample_stages.py keeps it current)."""
+    return load_model(sim_stages.path(name))
 
 
 def _elliptic_k(k):
@@ -91,12 +47,9 @@ def _rotation(quat):
 
 
 # ---------------------------------------------------------------------------------------------
-def test_large_amplitude_pendulum_period(tmp_path):
+def test_large_amplitude_pendulum_period():
     """Oracle: T = 4 sqrt(I / (m g L)) K(sin(theta0 / 2)) at theta0 = 120 deg [s]."""
-    hinge = _revolute("Hinge", "Bob", "Y", pos0=(0, 0, 1), pos1=(0, 0, 1),
-                      schemas=("PhysicsJointStateAPI:angular",),
-                      extra="        float state:angular:physics:position = 120\n")
-    model = _load(tmp_path, _body("Bob", 1, (0.001, 0.001, 0.001), translate=(0, 0, 0)) + hinge)
+    model = _sample("pendulum_120deg")
     assert model.q_initial[0] == pytest.approx(math.radians(120), abs=1e-7)
     g = float(np.linalg.norm(model.gravity))
     tr = api.simulate(model, 15.0, 1e-3, integrator="rk4")
@@ -110,17 +63,6 @@ def test_large_amplitude_pendulum_period(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
-def _double_pendulum(tmp_path):
-    state = ("PhysicsJointStateAPI:angular",)
-    body = (_body("Upper", 1, (1e-3, 1e-3, 1e-3), translate=(0, 0, -1))
-            + _body("Lower", 1, (1e-3, 1e-3, 1e-3), translate=(0, 0, -2))
-            + _revolute("Shoulder", "Upper", "Y", pos1=(0, 0, 1), schemas=state,
-                        extra="        float state:angular:physics:position = 70\n")
-            + _revolute("Elbow", "Lower", "Y", body0="Upper", pos1=(0, 0, 1), schemas=state,
-                        extra="        float state:angular:physics:position = -35\n"))
-    return _load(tmp_path, body)
-
-
 def _energy(model, tr):
     """Kinetic 1/2 v'Mv plus potential -m g.x of each body's centre of mass [J]."""
     out = []
@@ -141,17 +83,17 @@ def _energy_drift(model, integrator, dt):
     return float(np.max(np.abs(e - e[0])) / (e[0] - rest))
 
 
-def test_double_pendulum_energy_rk4(tmp_path):
+def test_double_pendulum_energy_rk4():
     """Oracle: energy conservation; RK4 at dt = 1e-3 over 10 s drifts <= 1e-8 of the swing."""
-    drift = _energy_drift(_double_pendulum(tmp_path), "rk4", 1e-3)
+    drift = _energy_drift(_sample("double_pendulum"), "rk4", 1e-3)
     print(f"\ndouble pendulum 10 s, rk4 dt=1e-3: energy drift {drift:.2e}")
     assert drift <= 1e-8
 
 
-def test_double_pendulum_energy_euler_first_order(tmp_path):
+def test_double_pendulum_energy_euler_first_order():
     """Oracle: energy conservation; semi-implicit Euler's energy error is first order in dt
     (<= 2e-2 at dt = 1e-3, and halving dt halves it: ratio within [1.6, 2.5])."""
-    model = _double_pendulum(tmp_path)
+    model = _sample("double_pendulum")
     coarse = _energy_drift(model, "euler", 1e-3)
     fine = _energy_drift(model, "euler", 5e-4)
     print(f"\ndouble pendulum 10 s, euler: drift {coarse:.2e} at dt=1e-3, {fine:.2e} at 5e-4, "
@@ -161,18 +103,12 @@ def test_double_pendulum_energy_euler_first_order(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
-def test_damped_oscillator_log_decrement(tmp_path):
+def test_damped_oscillator_log_decrement():
     """Oracle: delta = 2 pi zeta / sqrt(1 - zeta^2), zeta = c / (2 sqrt(k I)): the log ratio of
     successive peaks of a drive spring (k) damped by PhysxJointAxisAPI viscous friction (c)."""
-    k_deg, c_deg, inertia = 0.125, 0.0078125, 0.5  # [N m/deg, N m s/deg, kg m^2], exact in float32
-    k, c = math.degrees(k_deg), math.degrees(c_deg)  # per radian, as PhysX reads them
-    extra = (f"        float drive:angular:physics:stiffness = {k_deg}\n"
-             "        float drive:angular:physics:targetPosition = 0\n"
-             f"        float physxJointAxis:angular:viscousFrictionCoefficient = {c_deg}\n"
-             "        float state:angular:physics:position = 10\n")
-    hinge = _revolute("Hinge", "Wheel", "Z", extra=extra, schemas=(
-        "PhysicsDriveAPI:angular", "PhysxJointAxisAPI:angular", "PhysicsJointStateAPI:angular"))
-    model = _load(tmp_path, _body("Wheel", 2, (inertia, inertia, inertia)) + hinge)
+    inertia = DAMPED["inertia"]
+    k, c = math.degrees(DAMPED["k_deg"]), math.degrees(DAMPED["c_deg"])  # per radian, as PhysX reads them
+    model = _sample("damped_oscillator")
     assert model.dof_damping[0] == pytest.approx(c, rel=1e-6)
     tr = api.simulate(model, 8.0, 1e-3, integrator="rk4")
     x = tr.q[:, 0]
@@ -190,25 +126,23 @@ def test_damped_oscillator_log_decrement(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
-def test_free_body_parabola_and_angular_momentum(tmp_path):
+def test_free_body_parabola_and_angular_momentum():
     """Oracles: x(t) = x0 + v0 t + g t^2 / 2 for the centre of mass; L = R I w constant in the
     world for a torque-free asymmetric body (spun about an axis that is not principal)."""
-    extra = ("        vector3f physics:velocity = (1, 2, 5)\n"
-             "        vector3f physics:angularVelocity = (120, 200, -80)\n")
-    body = _body("Brick", 2, (0.5, 1, 1.5), translate=(0.5, -1, 3), orient=(0.8, 0.6, 0, 0), extra=extra)
-    model = _load(tmp_path, body)
+    model = _sample("free_body")
     assert model.joint_types == ("free",)
     tr = api.simulate(model, 2.0, 1e-3, integrator="rk4", record_every=100)
     g = model.gravity
-    expected = np.array([0.5, -1.0, 3.0]) + np.outer(tr.t, [1.0, 2.0, 5.0]) + 0.5 * np.outer(tr.t ** 2, g)
+    expected = (np.array(FREE_BODY["position"]) + np.outer(tr.t, FREE_BODY["velocity"])
+                + 0.5 * np.outer(tr.t ** 2, g))
     position_error = np.max(np.abs(tr.body_poses[:, 0, :3] - expected))
-    inertia = np.diag([0.5, 1.0, 1.5])
+    inertia = np.diag(FREE_BODY["inertia"])
     momenta = []
     for pose, qd in zip(tr.body_poses[:, 0], tr.qd):
         momenta.append(_rotation(pose[3:]) @ inertia @ qd[3:])  # body-frame angular velocity
     momenta = np.array(momenta)
-    L0 = np.deg2rad([120.0, 200.0, -80.0])  # authored world angular velocity ...
-    R0 = _rotation([0.8, 0.6, 0.0, 0.0])
+    L0 = np.deg2rad(FREE_BODY["angular_velocity_deg"])  # authored world angular velocity ...
+    R0 = _rotation(FREE_BODY["orient"])
     L0 = R0 @ inertia @ R0.T @ L0  # ... times the world inertia at t = 0
     momentum_error = np.max(np.abs(momenta - L0)) / np.linalg.norm(L0)
     print(f"\nfree body 2 s: parabola max error {position_error:.1e} m, "
@@ -220,27 +154,15 @@ def test_free_body_parabola_and_angular_momentum(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
-def test_spinning_top_precession_rate(tmp_path):
+def test_spinning_top_precession_rate():
     """Oracle: a fast symmetric top precesses at Omega = m g l / (I3 w3) (gyroscopic
     approximation). Spherical joint at the tip to the world, tilted 30 deg, spun at 200 rad/s
     about its axis plus Omega about the vertical, both authored as the body's
     physics:angularVelocity [deg/s, world] and read from the stage."""
-    mass, l, i1, i3, w3, tilt = 1.0, 0.125, 0.005, 0.01, 200.0, math.radians(30.0)
-    half = tilt / 2.0
-    orient = (math.cos(half), math.sin(half), 0, 0)
-    omega = mass * 9.81 * l / (i3 * w3)
-    # start in the steady precession: spin about the body axis plus Omega about the world vertical
-    R0 = _rotation(orient)
-    spin = np.degrees(R0 @ np.array([0.0, 0.0, w3]) + np.array([0.0, 0.0, omega]))
-    extra = f"        vector3f physics:angularVelocity = ({spin[0]:.17g}, {spin[1]:.17g}, {spin[2]:.17g})\n"
-    body = _body("Top", mass, (i1, i1, i3), com=(0, 0, l), orient=orient, extra=extra)
-    joint = """    def PhysicsSphericalJoint "Tip"
-    {
-        uniform token physics:axis = "Z"
-        rel physics:body1 = </World/Top>
-    }
-"""
-    model = _load(tmp_path, body + joint)
+    mass, l, i1, i3, w3 = TOP["mass"], TOP["length"], TOP["i1"], TOP["i3"], TOP["spin"]
+    tilt = math.radians(TOP["tilt_deg"])
+    omega = sim_stages.top_precession_rate()
+    model = _sample("spinning_top")
     assert model.joint_types == ("spherical",)
     assert float(np.linalg.norm(model.gravity)) == pytest.approx(9.81)
     # the spherical joint's velocity is the angular velocity in the moving (body) frame; float32
@@ -263,14 +185,16 @@ def test_spinning_top_precession_rate(tmp_path):
 def test_top_spun_by_authored_angular_velocity(tmp_path):
     """Oracle: the authored body angular velocity [deg/s, world] expressed in the moving frame
     is the spherical joint's initial velocity (its joint frame is the world)."""
-    body = _body("Top", 1, (0.005, 0.005, 0.01), com=(0, 0, 0.125),
-                 extra="        vector3f physics:angularVelocity = (0, 0, 11459.156)\n")
+    body = sim_stages.body("Top", 1, (0.005, 0.005, 0.01), com=(0, 0, 0.125),
+                           extra="        vector3f physics:angularVelocity = (0, 0, 11459.156)\n")
     joint = """    def PhysicsSphericalJoint "Tip"
     {
         rel physics:body1 = </World/Top>
     }
 """
-    model = _load(tmp_path, body + joint)
+    path = tmp_path / "top.usda"
+    path.write_text(sim_stages.stage(body + joint))
+    model = load_model(path)
     np.testing.assert_allclose(model.qd_initial, [0.0, 0.0, 200.0], rtol=1e-6)
 
 
@@ -279,21 +203,17 @@ def test_top_spun_by_authored_angular_velocity(tmp_path):
     ("rk4", 1e-3, 1e-8),  # (w dt)^4 with w = 20 rad/s: ~1e-10 of the 30 deg step
     ("euler", 1e-4, 2e-3),  # implicit drive: first order, ~ w dt x step = 1e-3 rad
 ])
-def test_position_drive_step_response(tmp_path, integrator, dt, atol):
+def test_position_drive_step_response(integrator, dt, atol):
     """Oracle: q(t) = A (1 - e^(-zeta w t) (cos(wd t) + zeta w / wd sin(wd t))), the step
     response of I q'' + c q' + k q = k A, for a drive from rest at 0 to a 30 deg target [rad]."""
-    k_deg, c_deg, inertia = 0.0625, 0.0009765625, 0.0078125  # exact in float32
-    k, c = math.degrees(k_deg), math.degrees(c_deg)
-    extra = (f"        float drive:angular:physics:stiffness = {k_deg}\n"
-             f"        float drive:angular:physics:damping = {c_deg}\n"
-             "        float drive:angular:physics:targetPosition = 30\n")
-    hinge = _revolute("Hinge", "Disc", "Z", extra=extra, schemas=("PhysicsDriveAPI:angular",))
-    model = _load(tmp_path, _body("Disc", 1, (inertia, inertia, inertia)) + hinge)
+    inertia = STEP["inertia"]
+    k, c = math.degrees(STEP["k_deg"]), math.degrees(STEP["c_deg"])
+    model = _sample("position_drive_step")
     tr = api.simulate(model, 1.5, dt, integrator=integrator)
     w = math.sqrt(k / inertia)
     zeta = c / (2.0 * math.sqrt(k * inertia))
     wd = w * math.sqrt(1.0 - zeta * zeta)
-    A = math.radians(30.0)
+    A = math.radians(STEP["target_deg"])
     expected = A * (1.0 - np.exp(-zeta * w * tr.t) * (np.cos(wd * tr.t) + zeta * w / wd * np.sin(wd * tr.t)))
     error = float(np.max(np.abs(tr.q[:, 0] - expected)))
     print(f"\nposition drive step ({integrator}, dt={dt:g}): w {w:.3f} rad/s, zeta {zeta:.3f}, "
@@ -302,14 +222,12 @@ def test_position_drive_step_response(tmp_path, integrator, dt, atol):
 
 
 # ---------------------------------------------------------------------------------------------
-def test_soft_limit_steady_penetration(tmp_path):
+def test_soft_limit_steady_penetration():
     """Oracle: static balance k_lim delta = m g L cos(delta), with k_lim = I_eff (2 pi /
     LIMIT_TIME_CONSTANT)^2 (build.py) and I_eff the joint's inertia: a horizontal arm pressed by
     gravity onto its upper limit at 0 deg."""
-    mass, L, ic = 2.0, 0.5, 0.01
-    extra = "        float physics:lowerLimit = -90\n        float physics:upperLimit = 0\n"
-    hinge = _revolute("Hinge", "Arm", "Y", pos0=(0, 0, 1), pos1=(-L, 0, 0), extra=extra)
-    model = _load(tmp_path, _body("Arm", mass, (ic, ic, ic), translate=(L, 0, 1)) + hinge)
+    mass, L, ic = SOFT_LIMIT["mass"], SOFT_LIMIT["length"], SOFT_LIMIT["inertia"]
+    model = _sample("soft_limit")
     assert model.q_initial[0] == pytest.approx(0.0, abs=1e-7)
     g = float(np.linalg.norm(model.gravity))
     i_eff = ic + mass * L * L
