@@ -197,6 +197,36 @@ def _segments(record_rows: int, env_steps: int, reporting: bool) -> list[int]:
     return [bounds[i + 1] - bounds[i] for i in range(pieces)]
 
 
+def _run_in_pieces(kernel, model_args, q0, qd0, dt, n_steps, code, record_every, outputs, n_envs,
+                   progress) -> None:
+    """Run ``kernel`` over all envs in the pieces of _segments, each from the state the last
+    one recorded, reporting the fraction done after each; failing steps count from the start."""
+    q_traj, qd_traj, poses, status = outputs
+    T = q_traj.shape[1]
+    start_row = 0
+    for rows in _segments(T - 1, n_steps * n_envs, progress is not None):
+        # rows start_row .. start_row + rows of the trajectory; the first is the start state
+        whole = rows == T - 1
+        window = (q_traj, qd_traj, poses) if whole else (  # contiguous, as the compiled kernel takes
+            np.empty((n_envs, rows + 1) + q_traj.shape[2:]), np.empty((n_envs, rows + 1) + qd_traj.shape[2:]),
+            np.empty((n_envs, rows + 1) + poses.shape[2:]))
+        steps = rows * record_every if start_row + rows < T - 1 else n_steps - start_row * record_every
+        _run_envs(kernel, model_args, (q0, qd0, dt, steps, code, record_every), (*window, status), n_envs)
+        if not whole:
+            q_traj[:, start_row:start_row + rows + 1] = window[0]
+            qd_traj[:, start_row:start_row + rows + 1] = window[1]
+            poses[:, start_row:start_row + rows + 1] = window[2]
+        if (status[:, 0] >= 0).any():
+            status[:, 0] = np.where(status[:, 0] >= 0, status[:, 0] + start_row * record_every, -1)
+            return
+        start_row += rows
+        if start_row < T - 1:
+            q0 = np.ascontiguousarray(q_traj[:, start_row])
+            qd0 = np.ascontiguousarray(qd_traj[:, start_row])
+        if progress is not None:
+            progress(start_row * record_every / n_steps if start_row < T - 1 else 1.0)
+
+
 def _run_envs(kernel, model_args, run_args, outputs, n_envs: int) -> None:
     """One compiled kernel for every batch size: contiguous env ranges on threads (the kernel
     releases the GIL), so a single env and 4,096 share the same machine code and cache entry."""
@@ -266,29 +296,8 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     args = tuple(_writable(a) for a in args)
     q0, qd0 = _writable(q0), _writable(qd0)
     code = INTEGRATORS[integrator]
-    start_row = 0
-    for rows in _segments(T - 1, n_steps * n_envs, progress is not None):
-        # rows start_row .. start_row + rows of the trajectory; the first is the start state
-        whole = rows == T - 1
-        window = (q_traj, qd_traj, poses) if whole else (  # contiguous, as the compiled kernel takes
-            np.empty((n_envs, rows + 1, pm.nq)), np.empty((n_envs, rows + 1, pm.nv)),
-            np.empty((n_envs, rows + 1, model.nbody, 7)))
-        steps = rows * record_every if start_row + rows < T - 1 else n_steps - start_row * record_every
-        _run_envs(simulate_envs, args, (q0, qd0, float(dt), steps, code, record_every),
-                  (*window, status), n_envs)
-        if not whole:
-            q_traj[:, start_row:start_row + rows + 1] = window[0]
-            qd_traj[:, start_row:start_row + rows + 1] = window[1]
-            poses[:, start_row:start_row + rows + 1] = window[2]
-        if (status[:, 0] >= 0).any():
-            status[:, 0] = np.where(status[:, 0] >= 0, status[:, 0] + start_row * record_every, -1)
-            break
-        start_row += rows
-        if start_row < T - 1:
-            q0 = np.ascontiguousarray(q_traj[:, start_row])
-            qd0 = np.ascontiguousarray(qd_traj[:, start_row])
-        if progress is not None:
-            progress(min(1.0, start_row * record_every / n_steps) if start_row < T - 1 else 1.0)
+    _run_in_pieces(simulate_envs, args, q0, qd0, float(dt), n_steps, code, record_every,
+                   (q_traj, qd_traj, poses, status), n_envs, progress)
     failed = np.nonzero(status[:, 0] >= 0)[0]
     if failed.size:
         env = int(failed[0])
