@@ -89,3 +89,40 @@ def test_slow_kernel_load_is_announced_on_a_terminal(monkeypatch, capsys):
     monkeypatch.setattr(cli, "COMPILE_NOTICE_AFTER", 30.0)
     assert main(["simulate", str(ARM), "--duration", "0.01", "--no-progress"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_plot_draws_one_line_per_coordinate(tmp_path, monkeypatch):
+    """Oracle: the trajectory itself; each plotted line is one joint coordinate over t, labelled
+    with the joint's name, and the file is a PNG that matplotlib reads back."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.image
+    import matplotlib.pyplot as plt
+
+    from usdjoints.model.build import load_model
+    from usdjoints.sim import api
+    from usdjoints.trajectory_io import write_plot
+
+    closed = []
+    real_close = plt.close
+    monkeypatch.setattr(plt, "close", lambda figure=None: (closed.append(figure), real_close(figure)))
+    trajectory = api.simulate(load_model(ARM), 0.2, 1e-3, record_every=10)
+    out = tmp_path / "q.png"
+    write_plot(trajectory, out)
+    lines = closed[0].axes[0].get_lines()
+    assert [line.get_label() for line in lines] == list(trajectory.joint_names)  # one coordinate each
+    for k, line in enumerate(lines):
+        np.testing.assert_array_equal(line.get_xdata(), trajectory.t)
+        np.testing.assert_array_equal(line.get_ydata(), trajectory.q[:, k])
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert matplotlib.image.imread(out).shape[:2] == (450, 800)
+
+
+def test_plot_without_matplotlib_is_a_usage_error(tmp_path, monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
+    out, npz = tmp_path / "q.png", tmp_path / "q.npz"
+    assert main(["simulate", str(ARM), "--duration", "0.01", "--out", str(npz), "--plot", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usdjoints: error: --plot needs matplotlib") and len(err.strip().splitlines()) == 1
+    assert not out.exists() and not npz.exists()  # refused before the run: no partial outputs

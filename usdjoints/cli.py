@@ -64,12 +64,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from .model.build import build_model
     from .progress import ProgressBar
     from .sim.api import simulate
-    from .trajectory_io import write_npz, write_plot, write_usd_time_samples
+    from .trajectory_io import plot_backend, write_npz, write_plot, write_usd_time_samples
     from .walker import walk
     from .walker.stage_io import open_stage
 
     if args.duration < 0 or args.dt <= 0 or args.envs < 1:
         raise UsageError("--duration must be >= 0, --dt > 0 and --envs >= 1")
+    if args.plot:
+        plot_backend()  # before the run: no outputs from a run whose plot cannot be drawn
     stage = open_stage(args.stage)
     description = walk(stage, consumer="usdjoints")
     model = build_model(description, stage)

@@ -88,8 +88,9 @@ def write_usd_time_samples(trajectory, description, stage, path) -> None:
     _replace_atomically(destination, write)
 
 
-def write_plot(trajectory, path) -> None:
-    """Joint coordinates over time, one line per coordinate (needs the ``plot`` extra)."""
+def plot_backend():
+    """matplotlib's pyplot on the file-only Agg backend; a UsageError without the ``plot``
+    extra (callers ask before a long run, so a missing extra costs nothing)."""
     try:
         import matplotlib
 
@@ -97,6 +98,12 @@ def write_plot(trajectory, path) -> None:
         import matplotlib.pyplot as plt
     except ImportError as error:
         raise UsageError("--plot needs matplotlib: pip install 'usdjoints[plot]'") from error
+    return plt
+
+
+def write_plot(trajectory, path) -> None:
+    """Joint coordinates over time, one line per coordinate (needs the ``plot`` extra)."""
+    plt = plot_backend()
     figure, axes = plt.subplots(figsize=(8, 4.5))
     q = trajectory.q if trajectory.n_envs == 1 else trajectory.q[0]
     starts = list(trajectory.q_start) + [q.shape[1]]
