@@ -44,8 +44,8 @@ KD = 10.0  # [N m s/rad | N s/m]
 
 
 def panda_urdf(folder: Path) -> Path:
-    """The panda URDF without mimic tags (the fingers become two independent joints on both
-    sides: the simulator does not take PhysxMimicJointAPI yet)."""
+    """The panda URDF without mimic tags: the fingers become two independent joints, so both
+    sides step the same 9 unconstrained dofs with no coupling to hold."""
     text = (robots_dir() / PANDA).read_text()
     text = re.sub(r"<mimic\b[^>]*/>", "", text)
     path = folder / "panda.urdf"
