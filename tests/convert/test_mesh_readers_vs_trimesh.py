@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 import warnings
-from importlib import metadata
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from samples import robots_dir
 from usdjoints.convert.meshes import load_mesh
 
 pytestmark = pytest.mark.oracle
@@ -30,20 +30,9 @@ PYCOLLADA_DROPS = {"anymal_b_simple_description/meshes/foot/anymal_foot.dae"}
 FLOAT32 = 1e-6  # relative to the mesh's size: float32 keeps ~7 significant digits
 
 
-def robots_root() -> Path:
-    try:
-        distribution = metadata.distribution("example-robot-data")
-    except metadata.PackageNotFoundError:
-        pytest.skip("example-robot-data is not installed")
-    root = Path(distribution.locate_file("cmeel.prefix/share/example-robot-data/robots"))
-    if not root.is_dir():
-        pytest.skip(f"example-robot-data robots not found at {root}")
-    return root
-
-
 def referenced_meshes(urdfs: list[str], extensions: tuple[str, ...]) -> list[str]:
     """The mesh files (relative to the robots folder) the given URDFs name, each once."""
-    root = robots_root()
+    root = robots_dir()
     found = set()
     for urdf in urdfs:
         for uri in re.findall(r'filename="([^"]+)"', (root / urdf).read_text()):
@@ -75,7 +64,7 @@ def test_stl_and_dae_match_trimesh():
     """Oracle: trimesh/pycollada on every STL and DAE file the eight robots use."""
     pytest.importorskip("trimesh")
     pytest.importorskip("collada")
-    root = robots_root()
+    root = robots_dir()
     files = [f for f in referenced_meshes(ROBOTS, (".stl", ".dae")) if f not in PYCOLLADA_DROPS]
     assert len(files) > 100  # the robots above name 153 distinct STL and DAE files in example-robot-data 6.0
     for relative in files:
@@ -88,7 +77,7 @@ def test_stl_and_dae_match_trimesh():
 def test_obj_matches_trimesh_on_positions_and_faces_only(tmp_path):
     """Oracle: trimesh on a copy keeping the ``v`` lines and the position index of each ``f``
     corner (trimesh needs PIL for the texture coordinates these files carry)."""
-    root = robots_root()
+    root = robots_dir()
     files = referenced_meshes(OBJ_ROBOTS, (".obj",))
     assert len(files) >= 8
     for relative in files:
@@ -108,7 +97,7 @@ def test_dae_pycollada_drops_matches_coal():
     """Oracle: coal (hpp-fcl, pinocchio's geometry library, through assimp) on the file pycollada
     reads as empty: the same number of triangles and the same bounding box."""
     coal = pytest.importorskip("coal")
-    root = robots_root()
+    root = robots_dir()
     for relative in sorted(PYCOLLADA_DROPS):
         ours = load_mesh(str(root / relative))
         theirs = coal.MeshLoader().load(str(root / relative), np.ones(3))

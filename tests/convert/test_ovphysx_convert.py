@@ -10,13 +10,13 @@ import json
 import math
 import subprocess
 import sys
-from importlib import metadata
 from pathlib import Path
 
 import pytest
 from lxml import etree
 from pxr import Usd
 
+from samples import robots_dir
 from usdjoints.convert import convert_urdf
 
 pytestmark = pytest.mark.oracle
@@ -37,15 +37,6 @@ def probe(stage: Path, steps: int = 0) -> dict:
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout)
-
-
-def robots_dir() -> Path:
-    try:
-        root = Path(metadata.distribution("example-robot-data").locate_file(
-            "cmeel.prefix/share/example-robot-data/robots"))
-    except metadata.PackageNotFoundError:
-        pytest.skip("example-robot-data is not installed")
-    return root
 
 
 @pytest.mark.parametrize("name", sorted(ROBOTS))

@@ -7,13 +7,12 @@ in numpy (tests/convert/usd_kinematics.py), sharing no code with the converter.
 from __future__ import annotations
 
 import math
-from importlib import metadata
-from pathlib import Path
 
 import numpy as np
 import pytest
 from pxr import Usd, UsdGeom, UsdPhysics
 
+from samples import robots_dir
 from usdjoints.convert import convert_urdf
 from usdjoints.convert.usd_writer import MASSLESS_MASS
 
@@ -38,17 +37,6 @@ ROBOTS = {
     "romeo_small": "romeo_description/urdf/romeo_small.urdf",  # humanoid
     "talos_full_v2": "talos_data/robots/talos_full_v2.urdf",  # humanoid, tilted and negative axes, mimic
 }
-
-
-def robots_dir() -> Path:
-    try:
-        distribution = metadata.distribution("example-robot-data")
-    except metadata.PackageNotFoundError:
-        pytest.skip("example-robot-data is not installed")
-    root = Path(distribution.locate_file("cmeel.prefix/share/example-robot-data/robots"))
-    if not root.is_dir():
-        pytest.skip(f"example-robot-data robots not found at {root}")
-    return root
 
 
 @pytest.fixture(scope="module", params=sorted(ROBOTS))

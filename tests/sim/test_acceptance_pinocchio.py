@@ -21,8 +21,6 @@ Two checks per robot:
 from __future__ import annotations
 
 import re
-from importlib import metadata
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -30,6 +28,7 @@ import pytest
 pin = pytest.importorskip("pinocchio")
 
 from reference.from_pinocchio import model_from_pinocchio
+from samples import robots_dir
 from usdjoints.model.articulated import FREE, SPHERICAL
 from usdjoints.sim import api
 
@@ -51,17 +50,6 @@ KERNEL_RTOL = 1e-9
 # float32 storage of masses, inertias, frames (~6e-8 each), compounded along chains of ~7 joints
 # and through the inverse of the mass matrix: 1e-5 is the acceptance bound of the issue.
 END_TO_END_RTOL = 1e-5
-
-
-def _robots_dir() -> Path:
-    try:
-        dist = metadata.distribution("example-robot-data")
-    except metadata.PackageNotFoundError:
-        pytest.skip("example-robot-data is not installed")
-    path = Path(dist.locate_file("cmeel.prefix/share/example-robot-data/robots"))
-    if not path.is_dir():
-        pytest.skip(f"example-robot-data has no robots folder at {path}")
-    return path
 
 
 def _rel(actual, expected) -> float:
@@ -104,7 +92,7 @@ def _random_states(pm, n, seed):
 def test_kernels_match_pinocchio_on_robot(robot):
     """Oracle: pinocchio aba / rnea / crba / forwardKinematics on the same float64 tree."""
     path, floating = ROBOTS[robot]
-    pm = _pin_model((_robots_dir() / path).read_text(), floating)
+    pm = _pin_model((robots_dir() / path).read_text(), floating)
     pd = pm.createData()
     model = model_from_pinocchio(pm)
     assert (model.nq, model.nv) == (pm.nq, pm.nv)
@@ -171,7 +159,7 @@ def converted(tmp_path_factory):
             path, floating = ROBOTS[robot]
             folder = tmp_path_factory.mktemp(robot)
             urdf = folder / "robot.urdf"
-            text = _strip_mimic((_robots_dir() / path).read_text())
+            text = _strip_mimic((robots_dir() / path).read_text())
             urdf.write_text(text)
             report = convert_urdf(urdf, folder / "robot.usda", floating_base=floating)
             stand_ins = {m.group(1) for e in report.entries

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import math
 import sys
-from importlib import metadata
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import usdjoints  # noqa: F401  (registers the PhysX schemas before any stage opens)
+from samples import robots_dir
 from usdjoints.model.build import load_model
 from usdjoints.sim.api import forward_dynamics, simulate
 
@@ -233,22 +233,11 @@ def test_atwood_machine_through_two_rack_couplings(tmp_path):
     assert np.abs(left + right).max() <= RATIO_TOL
 
 
-def _robots_dir() -> Path:
-    try:
-        distribution = metadata.distribution("example-robot-data")
-    except metadata.PackageNotFoundError:
-        pytest.skip("example-robot-data is not installed")
-    root = Path(distribution.locate_file("cmeel.prefix/share/example-robot-data/robots"))
-    if not root.is_dir():
-        pytest.skip(f"example-robot-data robots not found at {root}")
-    return root
-
-
 @pytest.fixture(scope="module")
 def panda(tmp_path_factory):
     from usdjoints.convert import convert_urdf
 
-    urdf = _robots_dir() / "panda_description/urdf/panda.urdf"
+    urdf = robots_dir() / "panda_description/urdf/panda.urdf"
     out = tmp_path_factory.mktemp("panda") / "panda.usda"
     convert_urdf(urdf, out, floating_base=False)
     return urdf, load_model(str(out), contact=False)

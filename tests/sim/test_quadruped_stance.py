@@ -19,13 +19,13 @@ frame (one contact point per foot, as the equilibrium check needs).
 from __future__ import annotations
 
 import math
-from importlib import metadata
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import usdjoints  # noqa: F401  (registers the PhysX schemas before any stage opens)
+from samples import robots_dir
 from usdjoints.model.articulated import COLLIDER_BOX, COLLIDER_SPHERE
 from usdjoints.model.build import load_model
 from usdjoints.model.rotation import quat_to_matrix
@@ -42,11 +42,7 @@ RECORD_EVERY = 10
 
 
 def _robots_dir() -> Path:
-    try:
-        distribution = metadata.distribution("example-robot-data")
-    except metadata.PackageNotFoundError:
-        pytest.skip("example-robot-data is not installed")
-    root = Path(distribution.locate_file("cmeel.prefix/share/example-robot-data/robots"))
+    root = robots_dir()
     if not (root / "solo_description").is_dir():
         pytest.skip(f"example-robot-data's solo_description not found under {root}")
     return root
