@@ -597,6 +597,10 @@ class _Reader:
         if limit is not None:
             lower, upper = self.scalar(limit, "lower"), self.scalar(limit, "upper")
             effort, velocity = self.scalar(limit, "effort"), self.scalar(limit, "velocity")
+            if effort is not None and effort < 0.0:  # files written for Gazebo write -1: "no limit" in SDFormat
+                self.note(EntryKind.WARNING, limit, f"joint {name!r} effort",
+                          f"negative effort limit {effort} read as no limit, as SDFormat (Gazebo) reads a negative effort")
+                effort = None
         elif joint_type in (JointType.REVOLUTE, JointType.PRISMATIC):
             self.note(EntryKind.WARNING, element, f"joint {name!r}",
                       f"a {joint_type.value} joint without <limit> (the URDF spec requires one); "
