@@ -235,3 +235,18 @@ def test_the_output_never_overwrites_the_input(tmp_path, capsys):
     assert _cli(urdf, "-o", urdf.with_suffix(".urdf")) == 2
     assert "the output is the input" in capsys.readouterr().err
     assert (source.read_bytes(), source.stat().st_mtime_ns) == before and urdf.read_text() == BODY
+
+
+def test_a_mimic_of_no_joint_converts_free_with_a_warning(tmp_path):
+    """urdfdom does not check the mimicked joint's name (example-robot-data's alex_psyonic_hands
+    names one that does not exist): pinocchio loads it; the joint is written free, with a warning."""
+    pytest.importorskip("pinocchio")
+    source = tmp_path / "r.urdf"
+    source.write_text(BODY.replace("</joint>", '<mimic joint="nowhere" multiplier="2"/></joint>'))
+    expected = pinocchio_link_poses(source)
+    report = convert_urdf(source, tmp_path / "out.usda")
+    (warning,) = report.warnings
+    assert warning.where == f"{source}:8" and "'nowhere', which is not a joint" in warning.message
+    assert pose_mismatches(expected, usd_link_poses(tmp_path / "out.usda")) == []
+    stage = Usd.Stage.Open(str(tmp_path / "out.usda"))
+    assert not any("Mimic" in api for prim in stage.Traverse() for api in prim.GetAppliedSchemas())

@@ -53,12 +53,15 @@ class ResourceLocator:
     # the source directory and its ancestors, symlinks resolved once (not once per URI)
     _ancestors: tuple[Path, ...] = field(init=False, repr=False, compare=False)
     _roots: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    # each URI's answer, once per locator (robots name the same mesh for visual and collision)
+    _answers: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         here = Path(self.source_dir).resolve()
         object.__setattr__(self, "_ancestors", (here, *here.parents))
         roots = (self.source_dir, *self.packages.values(), *self.resource_paths) if self.confine else ()
         object.__setattr__(self, "_roots", tuple(os.path.realpath(r) for r in roots))
+        object.__setattr__(self, "_answers", {})
 
     @property
     def allowed_roots(self) -> tuple[str, ...]:
@@ -67,6 +70,18 @@ class ResourceLocator:
 
     def resolve(self, uri: str) -> Resolution:
         """The first regular file the URI names. Raises :class:`ResourceRefused` (see module doc)."""
+        answer = self._answers.get(uri)
+        if answer is None:
+            try:
+                answer = self._resolve(uri)
+            except ResourceRefused as error:
+                answer = error
+            self._answers[uri] = answer
+        if isinstance(answer, ResourceRefused):
+            raise answer
+        return answer
+
+    def _resolve(self, uri: str) -> Resolution:
         uri = uri.replace("\\", "/")
         if uri.startswith("package://"):
             # package:///name/... (an empty authority) is seen in the wild; read it as package://name/...

@@ -18,6 +18,7 @@ which elements and attributes of the URDF specification are converted and which 
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import math
 import os
 import re
@@ -408,10 +409,13 @@ class _Reader:
                 raise self.error(element, f"joint {joint.name!r} is defined twice (first at {joint_seen[joint.name]})")
             joint_seen[joint.name] = joint.source
             joints.append(joint)
-        for joint in joints:
+        for index, joint in enumerate(joints):
             if joint.mimic is not None and joint.mimic.reference not in joint_seen:
-                raise InputError(str(joint.mimic.source),
-                                 f"joint {joint.name!r} mimics {joint.mimic.reference!r}, which is not a joint")
+                # urdfdom (and so pinocchio) loads such a file: the joint is kept, free
+                self.notes.append(ReportEntry(
+                    EntryKind.WARNING, str(joint.mimic.source), f"joint {joint.name!r} mimic",
+                    f"mimics {joint.mimic.reference!r}, which is not a joint; written without the coupling"))
+                joints[index] = dataclasses.replace(joint, mimic=None)
         self.account(root, "robot")
         world = WORLD_LINK_NAME if any(link.name == WORLD_LINK_NAME for link in links) else None
         if world is not None and not any(j.child == world for j in joints):
