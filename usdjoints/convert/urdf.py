@@ -80,8 +80,9 @@ def _shape_elements(prefix: str) -> dict[str, frozenset[str]]:
 
 
 # Every element of the URDF specification (ROS wiki urdf/XML and urdfdom's parser), by path:
-# the attributes that are converted, or, for an element that is not converted, why. Elements
-# and attributes outside this table are reported as "not part of URDF".
+# the attributes read into the model, or, for an element that is not converted, why. What the
+# writer cannot author from a value read (a texture, a continuous joint's limits) it reports
+# itself. Elements and attributes outside this table are reported as "not a URDF element".
 CONVERTED_ELEMENTS: dict[str, frozenset[str]] = {
     "robot": frozenset({"name", "version"}),
     "robot/material": frozenset({"name"}),
