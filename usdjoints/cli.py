@@ -127,9 +127,9 @@ def _cmd_convert(args: argparse.Namespace) -> int:
         packages[name] = directory
     floating = True if args.floating_base else (False if args.fixed_base else None)
     report = convert_file(args.input, args.output, packages=packages, resource_paths=args.resource_path,
-                          floating_base=floating, strict=args.strict)
-    for entry in report.warnings:
-        print(f"usdjoints: warning: {entry}", file=sys.stderr)
+                          floating_base=floating, strict=args.strict, confine=args.confine)
+    for entry in report.warnings:  # str(entry) is "file:line: warning: element: message"
+        print(f"usdjoints: {entry}", file=sys.stderr)
     if args.report == "json":
         from .jsonio import dumps
 
@@ -180,6 +180,9 @@ def _build_parser() -> argparse.ArgumentParser:
     base.add_argument("--fixed-base", action="store_true", help="weld the root link to the world")
     base.add_argument("--floating-base", action="store_true", help="leave the root link free")
     convert.add_argument("--strict", action="store_true", help="treat conversion warnings as errors")
+    convert.add_argument("--confine", action="store_true",
+                         help="read meshes only inside the input's folder, --package and --resource-path "
+                              "folders (URDF; for untrusted files)")
     convert.add_argument("--report", choices=("text", "json"), default="text", help="summary format on stdout")
     convert.set_defaults(run=_cmd_convert)
 

@@ -61,7 +61,7 @@ def test_package_uri_resolution_order(tmp_path, monkeypatch):
 
 
 def test_missing_mesh_is_a_warning_with_places_searched(tmp_path):
-    """The link keeps its inertial and other shapes; the report names file:line and the candidates."""
+    """The link keeps its inertial and other shapes; the report names file:line, the package and the flag."""
     source = tmp_path / "robot.urdf"
     source.write_text(
         '<robot name="r">\n<link name="a">\n'
@@ -71,7 +71,8 @@ def test_missing_mesh_is_a_warning_with_places_searched(tmp_path):
         '</link>\n</robot>\n')
     report = convert_urdf(source, tmp_path / "out.usda")
     (warning,) = report.warnings
-    assert warning.where == f"{source}:4" and "nowhere" in warning.message and "searched" in warning.message
+    assert warning.where == f"{source}:4" and "package 'nowhere'" in warning.message
+    assert "--package nowhere=DIR" in warning.message
     stage = Usd.Stage.Open(str(tmp_path / "out.usda"))
     assert UsdPhysics.MassAPI(stage.GetPrimAtPath("/r/a")).GetMassAttr().Get() == 1.0
     assert stage.GetPrimAtPath("/r/a/collision_0").HasAPI(UsdPhysics.CollisionAPI)

@@ -6,25 +6,31 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from ..errors import InputError, UsageError
-from .ir import RobotIR
+from .ir import MeshRef, RobotIR
 from .report import ConversionReport
+from .resolve import regular_file_problem
 
 URDF_EXTENSIONS = (".urdf",)
 SDFORMAT_EXTENSIONS = (".sdf", ".world")
 
 
 def read_robot(input_path: str | os.PathLike, *, packages: Mapping[str, str] | None = None,
-               resource_paths: Sequence[str] | None = None) -> RobotIR:
-    """Reads a .urdf, .sdf or .world file into a RobotIR, choosing the reader by extension."""
+               resource_paths: Sequence[str] | None = None, confine: bool = False) -> RobotIR:
+    """Reads a .urdf, .sdf or .world file into a RobotIR, choosing the reader by extension.
+
+    ``confine``: resources (meshes) are read only from the input's folder, the ``packages``
+    folders and the ``resource_paths``; any other is refused with an InputError (URDF input).
+    """
     path = str(input_path)
-    if not os.path.isfile(path):
-        raise InputError(path, "no such file", "check the path")
+    _check_input(path)
     suffix = Path(path).suffix.lower()
     if suffix in URDF_EXTENSIONS:
         from .urdf import read_urdf
 
-        return read_urdf(path, packages=packages, resource_paths=resource_paths)
+        return read_urdf(path, packages=packages, resource_paths=resource_paths, confine=confine)
     if suffix in SDFORMAT_EXTENSIONS:
+        if confine:
+            raise UsageError(f"{path}: confined reads (--confine) are not available for SDFormat input yet")
         from .sdformat import read_sdformat  # imported lazily: the SDFormat reader is its own module
 
         return read_sdformat(path, resource_paths=list(resource_paths or ()))
@@ -33,30 +39,37 @@ def read_robot(input_path: str | os.PathLike, *, packages: Mapping[str, str] | N
 
 def convert_file(input_path: str | os.PathLike, output_path: str | os.PathLike, *,
                  packages: Mapping[str, str] | None = None, resource_paths: Sequence[str] | None = None,
-                 floating_base: bool | None = None, strict: bool = False) -> ConversionReport:
+                 floating_base: bool | None = None, strict: bool = False,
+                 confine: bool = False) -> ConversionReport:
     """Converts a URDF or SDFormat file into a UsdPhysics layer at ``output_path`` (.usda/.usdc/.usd).
 
     ``packages`` maps ``package://`` names to directories; ``resource_paths`` are extra search
-    directories; ``floating_base`` overrides the base found in the file (None: keep it). The layer
-    is written to a temporary file and renamed, so a failed conversion leaves nothing behind.
+    directories; ``floating_base`` overrides the base found in the file (None: keep it);
+    ``confine`` refuses reads outside the input's folder, ``packages`` and ``resource_paths``. The
+    layer is written to a temporary file and renamed, so a failed conversion leaves nothing behind,
+    and never onto the input or a file it references.
     Raises :class:`InputError` (file:line) for invalid input, and with ``strict`` for any warning.
     """
     from .usd_writer import write_usd
 
-    robot = read_robot(input_path, packages=packages, resource_paths=resource_paths)
+    _check_output(input_path, output_path)
+    robot = read_robot(input_path, packages=packages, resource_paths=resource_paths, confine=confine)
+    _check_output_not_read(robot, output_path)
     return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
 
 
 def convert_urdf(input_path: str | os.PathLike, output_path: str | os.PathLike, *,
                  packages: Mapping[str, str] | None = None, resource_paths: Sequence[str] | None = None,
-                 floating_base: bool | None = None, strict: bool = False) -> ConversionReport:
+                 floating_base: bool | None = None, strict: bool = False,
+                 confine: bool = False) -> ConversionReport:
     """:func:`convert_file` for a URDF file, whatever its extension."""
     from .urdf import read_urdf
     from .usd_writer import write_usd
 
-    if not os.path.isfile(str(input_path)):
-        raise InputError(str(input_path), "no such file", "check the path")
-    robot = read_urdf(input_path, packages=packages, resource_paths=resource_paths)
+    _check_output(input_path, output_path)
+    _check_input(str(input_path))
+    robot = read_urdf(input_path, packages=packages, resource_paths=resource_paths, confine=confine)
+    _check_output_not_read(robot, output_path)
     return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
 
 
@@ -67,7 +80,40 @@ def convert_sdformat(input_path: str | os.PathLike, output_path: str | os.PathLi
     from .sdformat import read_sdformat
     from .usd_writer import write_usd
 
-    if not os.path.isfile(str(input_path)):
-        raise InputError(str(input_path), "no such file", "check the path")
+    _check_output(input_path, output_path)
+    _check_input(str(input_path))
     robot = read_sdformat(str(input_path), resource_paths=list(resource_paths or ()))
+    _check_output_not_read(robot, output_path)
     return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
+
+
+def _check_input(path: str) -> None:
+    problem = regular_file_problem(path)
+    if problem is not None:
+        raise InputError(path, problem, "check the path" if problem == "no such file" else "give a robot file")
+
+
+def _same_file(a: str, b: str) -> bool:
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)  # hard links
+    except (OSError, ValueError):
+        return False
+
+
+def _check_output(input_path, output_path) -> None:
+    if _same_file(str(input_path), str(output_path)):
+        raise UsageError(f"{output_path}: the output is the input file; choose another output path")
+
+
+def _check_output_not_read(robot: RobotIR, output_path) -> None:
+    output = str(output_path)
+    if not os.path.exists(output):
+        return
+    for link in robot.links:
+        for shape in (*link.visuals, *link.collisions):
+            geometry = shape.geometry
+            if isinstance(geometry, MeshRef) and geometry.path and _same_file(geometry.path, output):
+                raise UsageError(f"{output}: the output is a mesh the input references ({shape.source}); "
+                                 "choose another output path")

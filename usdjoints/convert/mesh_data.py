@@ -21,6 +21,10 @@ class MeshUnavailable(Exception):
     """The mesh could not be loaded; the message says why (missing library, unreadable file)."""
 
 
+class NotAMesh(MeshUnavailable):
+    """The file is not of a mesh format at all (e.g. a text file named as a mesh)."""
+
+
 def referenced_only(points: np.ndarray, indices: np.ndarray) -> MeshData:
     """The mesh without the points no triangle uses.
 

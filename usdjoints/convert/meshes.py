@@ -2,7 +2,8 @@
 
 The extension picks the reader (case-insensitive). Formats we do not read go to the optional
 ``trimesh`` library (extra ``mesh``) when it is installed; without it such a mesh is reported as
-skipped and the conversion goes on. Meshes are cached per file for one conversion, since robots
+skipped and the conversion goes on. A file whose extension names no mesh format (``/etc/passwd``,
+``notes.txt``) is not opened: :class:`NotAMesh`. Meshes are cached per file for one conversion, since robots
 reuse the same file for visual and collision geometry.
 """
 from __future__ import annotations
@@ -11,9 +12,15 @@ import os
 
 import numpy as np
 
-from .mesh_data import MeshData, MeshUnavailable
+from .mesh_data import MeshData, MeshUnavailable, NotAMesh
 
-__all__ = ["MeshCache", "MeshData", "MeshUnavailable", "load_mesh"]
+__all__ = ["MeshCache", "MeshData", "MeshUnavailable", "NotAMesh", "MESH_EXTENSIONS", "load_mesh"]
+
+# read by our own readers
+OWN_EXTENSIONS = (".stl", ".obj", ".dae")
+# mesh formats the optional trimesh library reads (its loaders for meshes and scenes)
+TRIMESH_EXTENSIONS = (".ply", ".off", ".glb", ".gltf", ".3mf", ".3dxml", ".xaml")
+MESH_EXTENSIONS = OWN_EXTENSIONS + TRIMESH_EXTENSIONS
 
 
 class MeshCache:
@@ -47,6 +54,9 @@ def load_mesh(path: str) -> MeshData:
     if extension == ".dae":
         from .mesh_dae import read_dae
         return read_dae(path)
+    if extension not in TRIMESH_EXTENSIONS:
+        kind = f"extension {extension!r}" if extension else "no extension"
+        raise NotAMesh(f"not a mesh file ({kind}; mesh formats are {', '.join(MESH_EXTENSIONS)})")
     return _load_with_trimesh(path)
 
 

@@ -9,15 +9,28 @@ Search order for ``package://NAME/rest``:
    as a tree, the common layout of description packages);
 5. ``DIR/NAME`` and ``DIR/rest`` for each caller resource path (``--resource-path DIR``).
 
-Relative paths resolve against the source file's directory, then the resource paths.
+Relative paths (and ``file://`` URIs whose path is relative) resolve against the source file's
+directory, then the resource paths. Backslashes are read as path separators (files written on
+Windows: ``meshes\\box.stl``, ``package://pkg\\meshes\\x.stl``).
+
+Only regular files are found. A candidate that exists but is a FIFO, socket or device is refused
+(:class:`ResourceRefused`): reading one could block forever or never end. With ``confine`` a
+candidate is used only when its real path (symlinks resolved) lies inside the source directory, a
+``packages`` directory or a resource path; other candidates are skipped, and when only such a
+candidate exists the resource is refused.
 """
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote
+
+
+class ResourceRefused(Exception):
+    """A resource that exists but must not be read (outside the confinement, or a special file)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,30 +49,61 @@ class ResourceLocator:
     packages: Mapping[str, str]
     resource_paths: tuple[str, ...] = ()
     use_environment: bool = True
+    confine: bool = False  # read only inside source_dir, the packages' and the resource paths' folders
     # the source directory and its ancestors, symlinks resolved once (not once per URI)
     _ancestors: tuple[Path, ...] = field(init=False, repr=False, compare=False)
+    _roots: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    # each URI's answer, once per locator (robots name the same mesh for visual and collision)
+    _answers: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         here = Path(self.source_dir).resolve()
         object.__setattr__(self, "_ancestors", (here, *here.parents))
+        roots = (self.source_dir, *self.packages.values(), *self.resource_paths) if self.confine else ()
+        object.__setattr__(self, "_roots", tuple(os.path.realpath(r) for r in roots))
+        object.__setattr__(self, "_answers", {})
+
+    @property
+    def allowed_roots(self) -> tuple[str, ...]:
+        """The folders reads are confined to (empty when not confined)."""
+        return self._roots
 
     def resolve(self, uri: str) -> Resolution:
+        """The first regular file the URI names. Raises :class:`ResourceRefused` (see module doc)."""
+        answer = self._answers.get(uri)
+        if answer is None:
+            try:
+                answer = self._resolve(uri)
+            except ResourceRefused as error:
+                answer = error
+            self._answers[uri] = answer
+        if isinstance(answer, ResourceRefused):
+            raise answer
+        return answer
+
+    def _resolve(self, uri: str) -> Resolution:
+        uri = uri.replace("\\", "/")
         if uri.startswith("package://"):
             # package:///name/... (an empty authority) is seen in the wild; read it as package://name/...
             name, _, rest = uri[len("package://"):].lstrip("/").partition("/")
-            return _first_existing(self._package_candidates(name, rest))
+            return self._first_existing(uri, self._package_candidates(name, rest))
         if uri.startswith("model://"):
             # SDFormat's model URIs resolve like packages against the resource paths.
             name, _, rest = uri[len("model://"):].partition("/")
-            return _first_existing([str(Path(d) / name / rest) for d in self._resource_dirs()])
+            return self._first_existing(uri, [str(Path(d) / name / rest) for d in self._resource_dirs()])
         if uri.startswith("file://"):
-            return _first_existing([unquote(urlparse(uri).path)])
-        path = Path(uri)
-        if path.is_absolute():
-            return _first_existing([str(path)])
-        candidates = [str(Path(self.source_dir) / path)]
-        candidates += [str(Path(d) / path) for d in self.resource_paths]
-        return _first_existing(candidates)
+            # file:///abs/path, file://localhost/abs/path, and file://relative/path as written in the wild
+            path = unquote(uri[len("file://"):])
+            if path.startswith("localhost/"):
+                path = path[len("localhost"):]
+            uri_path = Path(path)
+        else:
+            uri_path = Path(uri)
+        if uri_path.is_absolute():
+            return self._first_existing(uri, [str(uri_path)])
+        candidates = [str(Path(self.source_dir) / uri_path)]
+        candidates += [str(Path(d) / uri_path) for d in self.resource_paths]
+        return self._first_existing(uri, candidates)
 
     def _resource_dirs(self) -> list[str]:
         dirs = list(self.resource_paths)
@@ -84,13 +128,83 @@ class ResourceLocator:
             candidates.append(str(Path(directory) / rest))
         return candidates
 
+    def _inside_roots(self, real: str) -> bool:
+        return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in self._roots)
+
+    def _first_existing(self, uri: str, candidates: Sequence[str]) -> Resolution:
+        outside = None
+        for candidate in candidates:
+            try:
+                mode = os.stat(candidate).st_mode
+            except (OSError, ValueError):  # absent, unreadable folder, or a NUL in the name
+                continue
+            if stat.S_ISDIR(mode):
+                continue
+            if self.confine:
+                real = os.path.realpath(candidate)
+                if not self._inside_roots(real):
+                    outside = outside or real
+                    continue
+            if not stat.S_ISREG(mode):
+                raise ResourceRefused(f"{uri!r} is {_file_kind(mode)} ({candidate}), not a regular file; "
+                                      "it is not read")
+            return Resolution(os.path.abspath(candidate), tuple(candidates))
+        if outside is not None:
+            raise ResourceRefused(
+                f"{uri!r} resolves to {outside}, outside the folders reads are confined to "
+                f"({', '.join(self._roots)}); add its folder with --resource-path or --package, "
+                "or convert without --confine")
+        return Resolution(None, tuple(candidates))
+
+
+def not_found_message(uri: str, searched: Sequence[str]) -> str:
+    """The report's words for a resource that was not found; a package URI names the flag that maps it."""
+    text = f"{uri!r} not found"
+    package = package_name(uri)
+    if package is None:
+        return f"{text} (searched: {'; '.join(searched) or 'nowhere'})"
+    fix = f"pass --package {package}=DIR (or put its parent folder on ROS_PACKAGE_PATH)"
+    if not searched:
+        return f"{text}: no folder is known for package {package!r}; {fix}"
+    return f"{text} (searched: {'; '.join(searched)}); if package {package!r} is elsewhere, {fix}"
+
+
+def package_name(uri: str) -> str | None:
+    """NAME of a ``package://NAME/...`` URI (None for other URIs)."""
+    uri = uri.replace("\\", "/")
+    if not uri.startswith("package://"):
+        return None
+    return uri[len("package://"):].lstrip("/").partition("/")[0]
+
+
+def regular_file_problem(path: str) -> str | None:
+    """Why ``path`` cannot be read as an input file (None: it is a regular file)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as error:
+        return f"cannot read the file: {error.strerror or error}"
+    except ValueError:
+        return "no such file"
+    if stat.S_ISREG(mode):
+        return None
+    return f"is {_file_kind(mode)}, not a regular file"
+
+
+def _file_kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
+
 
 def _split_env(variable: str) -> list[str]:
     return [d for d in os.environ.get(variable, "").split(os.pathsep) if d]
-
-
-def _first_existing(candidates: Sequence[str]) -> Resolution:
-    for candidate in candidates:
-        if os.path.isfile(candidate):
-            return Resolution(os.path.abspath(candidate), tuple(candidates))
-    return Resolution(None, tuple(candidates))

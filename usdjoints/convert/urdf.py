@@ -4,11 +4,24 @@ Follows the URDF specification (and urdfdom where the specification is silent): 
 parent-to-joint transforms, the child link frame is the joint frame, axes are in the joint frame.
 Structural errors (bad XML, unknown links, cycles, two roots, NaN, a zero axis on a moving joint,
 an unknown joint type, a negative mass) raise :class:`~usdjoints.errors.InputError` with file:line.
+
+XML is read as urdfdom's parser (tinyxml2) reads it: whitespace or a byte-order mark before the
+XML declaration, a declared version other than 1.x, several declarations and undeclared namespace
+prefixes (``xacro:``, ``gz:``) are accepted, each with a warning in the report, since stricter XML
+readers reject such files. ``<robot version>`` must be 1.0, 1.1 or 1.2 when written, as urdfdom
+requires.
+
+Every element and attribute is accounted for: the reader records what it reads, and whatever it
+did not read is listed in the report as dropped with its file:line (:data:`URDF_ELEMENTS` says
+which elements and attributes of the URDF specification are converted and which are dropped).
 """
 from __future__ import annotations
 
+import codecs
+import dataclasses
 import math
 import os
+import re
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -20,7 +33,7 @@ from .ir import (
     MeshRef, Mimic, Pose, RobotIR, SourceRef, SpecDefaults, Sphere, Visual,
 )
 from .report import EntryKind, ReportEntry
-from .resolve import ResourceLocator
+from .resolve import ResourceLocator, ResourceRefused, regular_file_problem
 from .topology import build_tree
 
 URDF_DEFAULTS = SpecDefaults(
@@ -49,7 +62,68 @@ _JOINT_TYPES = {
     "planar": JointType.PLANAR,
 }
 _MOVING = {JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.PLANAR}
-_KNOWN_ROBOT_CHILDREN = {"link", "joint", "material"}
+
+_ORIGIN = frozenset({"xyz", "rpy"})
+_SHAPES = {
+    "box": frozenset({"size"}),
+    "cylinder": frozenset({"radius", "length"}),
+    "sphere": frozenset({"radius"}),
+    "mesh": frozenset({"filename", "scale"}),
+    "capsule": frozenset({"radius", "length"}),  # not in urdfdom; read by pybullet and Isaac's importer
+}
+
+
+def _shape_elements(prefix: str) -> dict[str, frozenset[str]]:
+    table = {f"{prefix}/geometry": frozenset()}
+    table.update({f"{prefix}/geometry/{tag}": attributes for tag, attributes in _SHAPES.items()})
+    return table
+
+
+# Every element of the URDF specification (ROS wiki urdf/XML and urdfdom's parser), by path:
+# the attributes read into the model, or, for an element that is not converted, why. What the
+# writer cannot author from a value read (a texture, a continuous joint's limits) it reports
+# itself. Elements and attributes outside this table are reported as "not a URDF element".
+CONVERTED_ELEMENTS: dict[str, frozenset[str]] = {
+    "robot": frozenset({"name", "version"}),
+    "robot/material": frozenset({"name"}),
+    "robot/material/color": frozenset({"rgba"}),
+    "robot/material/texture": frozenset({"filename"}),
+    "robot/link": frozenset({"name"}),
+    "robot/link/inertial": frozenset(),
+    "robot/link/inertial/origin": _ORIGIN,
+    "robot/link/inertial/mass": frozenset({"value"}),
+    "robot/link/inertial/inertia": frozenset({"ixx", "ixy", "ixz", "iyy", "iyz", "izz"}),
+    "robot/link/visual": frozenset({"name"}),
+    "robot/link/visual/origin": _ORIGIN,
+    **_shape_elements("robot/link/visual"),
+    "robot/link/visual/material": frozenset({"name"}),
+    "robot/link/visual/material/color": frozenset({"rgba"}),
+    "robot/link/visual/material/texture": frozenset({"filename"}),
+    "robot/link/collision": frozenset({"name"}),
+    "robot/link/collision/origin": _ORIGIN,
+    **_shape_elements("robot/link/collision"),
+    "robot/joint": frozenset({"name", "type"}),
+    "robot/joint/origin": _ORIGIN,
+    "robot/joint/parent": frozenset({"link"}),
+    "robot/joint/child": frozenset({"link"}),
+    "robot/joint/axis": frozenset({"xyz"}),
+    "robot/joint/limit": frozenset({"lower", "upper", "effort", "velocity"}),
+    "robot/joint/dynamics": frozenset({"damping", "friction"}),
+    "robot/joint/mimic": frozenset({"joint", "multiplier", "offset"}),
+    # kept as the joint prim's customData urdf:safety_controller / urdf:calibration
+    "robot/joint/safety_controller": frozenset({"soft_lower_limit", "soft_upper_limit", "k_position",
+                                                "k_velocity"}),
+    "robot/joint/calibration": frozenset({"rising", "falling", "reference_position"}),
+}
+DROPPED_ELEMENTS: dict[str, str] = {
+    "robot/transmission": "a ros_control transmission (actuators, reductions, hardware interfaces); "
+                          "UsdPhysics has no actuator model; not converted",
+    "robot/gazebo": "a Gazebo extension block (plugins, sensors, friction and solver settings for Gazebo); "
+                    "not converted",
+    "robot/sensor": "a urdfdom sensor (camera or ray); not converted",
+}
+_URDF_VERSION = re.compile(r"([0-9]+)\.([0-9]+)$")
+_URDF_VERSIONS = ((1, 0), (1, 2))  # the versions urdfdom reads
 
 
 def read_urdf(
@@ -57,22 +131,166 @@ def read_urdf(
     *,
     packages: Mapping[str, str] | None = None,
     resource_paths: Sequence[str] | None = None,
+    confine: bool = False,
 ) -> RobotIR:
-    """Reads a URDF file into a RobotIR (see :mod:`usdjoints.convert.ir` for the conventions)."""
+    """Reads a URDF file into a RobotIR (see :mod:`usdjoints.convert.ir` for the conventions).
+
+    ``confine``: meshes are read only from inside the file's folder, the ``packages`` folders and
+    the ``resource_paths`` (see :mod:`usdjoints.convert.resolve`); any other is refused.
+    """
     file = str(path)
-    try:
-        tree = etree.parse(file, etree.XMLParser(remove_comments=True, resolve_entities=False))
-    except OSError as error:
-        raise InputError(file, f"cannot read the file: {error}") from error
-    except etree.XMLSyntaxError as error:
-        line = error.lineno if error.lineno else None
-        raise InputError(str(SourceRef(file, line)), f"not well-formed XML: {error.msg}",
-                         "fix the XML syntax") from error
+    root, xml_notes = _parse_xml(file)
     reader = _Reader(file, ResourceLocator(str(Path(file).resolve().parent), dict(packages or {}),
-                                           tuple(resource_paths or ())))
-    robot = reader.robot(tree.getroot())
+                                           tuple(resource_paths or ()), confine=confine))
+    reader.notes.extend(xml_notes)
+    robot = reader.robot(root)
     build_tree(robot)  # raises on unknown links, several parents, several roots, cycles
     return robot
+
+
+def _parse_xml(file: str):
+    """The root element, and report entries for what urdfdom's XML parser accepts and libxml2 does not."""
+    problem = regular_file_problem(file)
+    if problem is not None:
+        raise InputError(file, problem, "give a URDF file" if problem != "no such file" else "check the path")
+    try:
+        with open(file, "rb") as stream:
+            data = stream.read()
+    except OSError as error:
+        raise InputError(file, f"cannot read the file: {error.strerror or error}") from error
+    data, notes = _prolog_as_urdfdom_reads_it(file, data)
+    try:
+        return etree.fromstring(data, _strict_parser()), notes
+    except etree.XMLSyntaxError as error:
+        strict_error = error
+    # tinyxml2 keeps an '&' that starts no reference as a plain character
+    escaped, count = _STRAY_AMPERSAND.subn(b"&amp;", data)
+    if count:
+        data = escaped
+        line = data.count(b"\n", 0, data.find(b"&amp;")) + 1
+        notes.append(ReportEntry(EntryKind.WARNING, str(SourceRef(file, line)), "XML '&'",
+                                 f"{count} '&' starting no character or entity reference (first here): read as "
+                                 "the character '&', as urdfdom reads it (XML parsers reject this file)"))
+    # urdfdom's XML parser does not know namespaces: recover from undeclared prefixes, nothing else
+    parser = etree.XMLParser(remove_comments=True, resolve_entities=False, no_network=True, recover=True)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError:
+        root = None
+    errors = [e for e in parser.error_log if e.level >= etree.ErrorLevels.ERROR]
+    tolerated = [e for e in errors if e.domain == etree.ErrorDomains.NAMESPACE]
+    if root is None or len(tolerated) != len(errors):
+        line = strict_error.lineno if strict_error.lineno else None
+        raise InputError(str(SourceRef(file, line)), f"not well-formed XML: {strict_error.msg}",
+                         "fix the XML syntax") from strict_error
+    seen = set()
+    for entry in tolerated:
+        if (entry.line, entry.message) not in seen:
+            seen.add((entry.line, entry.message))
+            notes.append(ReportEntry(EntryKind.WARNING, str(SourceRef(file, entry.line)),
+                                     "XML undeclared namespace prefix",
+                                     f"{entry.message.strip()}: read as a plain name, as urdfdom reads it "
+                                     "(XML parsers reject this file)"))
+    return root, notes
+
+
+def _strict_parser():
+    return etree.XMLParser(remove_comments=True, resolve_entities=False, no_network=True)
+
+
+_STRAY_AMPERSAND = re.compile(rb"&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)")
+_DECLARATION = re.compile(rb"<\?xml(?=[\s?])(.*?)\?>", re.S)
+_PSEUDO_ATTRIBUTE = re.compile(rb"""(\w+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_BOM = b"\xef\xbb\xbf"
+
+
+def _prolog_as_urdfdom_reads_it(file: str, data: bytes) -> tuple[bytes, list[ReportEntry]]:
+    """The text before the root element made acceptable to libxml2 as tinyxml2 accepts it.
+
+    tinyxml2 skips whitespace and a byte-order mark before the first node and does not check the
+    declaration's content; XML 1.0 wants the declaration first and its version 1.x. The prolog
+    (whitespace, marks, declarations) is replaced by one normalised declaration followed by as
+    many line breaks as it held, so every line number stays that of the file.
+    """
+    at_start = data.startswith(b"<?xml") or data.startswith(_BOM + b"<?xml")
+    if at_start and data.find(b"<?xml", 1) < 0:
+        match = _DECLARATION.match(data, 3 if data.startswith(_BOM) else 0)
+        fields = _pseudo_attributes(match.group(1)) if match else {}
+        if match and _URDF_XML_VERSION.match(fields.get("version", "1.0")) and _known_encoding(fields):
+            return data, []  # the common case: one well-formed declaration first
+    position, declarations, leading = 0, [], False
+    while True:
+        start = position
+        while position < len(data) and data[position] in b" \t\r\n":
+            position += 1
+        if data.startswith(_BOM, position):
+            position += len(_BOM)
+        if position != start and not (start == 0 and position == len(_BOM) and data.startswith(_BOM)):
+            leading = leading or not declarations  # something before the first declaration
+        if position == start:
+            match = _DECLARATION.match(data, position)
+            if match is None:
+                break
+            declarations.append(match)
+            position = match.end()
+    if not declarations and not leading:
+        return data, []
+    notes = []
+    where = str(SourceRef(file, data.count(b"\n", 0, declarations[0].start()) + 1 if declarations else 1))
+    encoding = None
+    if declarations:
+        fields = _pseudo_attributes(declarations[0].group(1))
+        version = fields.get("version")
+        if version is not None and not _URDF_XML_VERSION.match(version):
+            notes.append(ReportEntry(EntryKind.WARNING, where, "XML declaration",
+                                     f"version {version!r} is not an XML version; read as XML 1.0, as urdfdom "
+                                     "reads it (XML parsers reject this file)"))
+        encoding = fields.get("encoding")
+        if not _known_encoding(fields):
+            notes.append(ReportEntry(EntryKind.WARNING, where, "XML declaration",
+                                     f"unknown encoding {encoding!r}; read as UTF-8, as urdfdom reads it"))
+            encoding = None
+        if len(declarations) > 1:
+            notes.append(ReportEntry(EntryKind.WARNING, where, "XML declaration",
+                                     f"{len(declarations)} declarations; the first is used, as urdfdom uses it "
+                                     "(XML parsers reject this file)"))
+    if leading and declarations:
+        notes.append(ReportEntry(EntryKind.WARNING, where, "XML declaration",
+                                 "whitespace or a byte-order mark comes before it; skipped, as urdfdom skips it "
+                                 "(XML parsers reject this file)"))
+    prolog_end = declarations[-1].end() if declarations else position
+    head = b'<?xml version="1.0"' + (f' encoding="{encoding}"'.encode("ascii", "replace") if encoding else b"")
+    head = head + b"?>" if declarations else b""
+    return head + b"\n" * data.count(b"\n", 0, prolog_end) + data[prolog_end:], notes
+
+
+_URDF_XML_VERSION = re.compile(r"1\.[0-9]+$")
+
+
+def _known_encoding(fields: Mapping[str, str]) -> bool:
+    if "encoding" not in fields:
+        return True
+    try:
+        codecs.lookup(fields["encoding"])
+    except LookupError:
+        return False
+    return True
+
+
+def _pseudo_attributes(text: bytes) -> dict[str, str]:
+    fields = {}
+    for match in _PSEUDO_ATTRIBUTE.finditer(text):
+        value = match.group(2) if match.group(2) is not None else match.group(3)
+        fields[match.group(1).decode("ascii", "replace")] = value.decode("latin-1")
+    return fields
+
+
+def _tag(element) -> str:
+    tag = element.tag
+    if tag.startswith("{"):
+        namespace, _, local = tag[1:].partition("}")
+        return f"{local} (namespace {namespace})"
+    return tag
 
 
 class _Reader:
@@ -80,6 +298,8 @@ class _Reader:
         self.file = file
         self.locator = locator
         self.notes: list[ReportEntry] = []
+        # every element the reader took, with the attributes it read (the rest is reported)
+        self.used: dict[object, set[str]] = {}
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -92,8 +312,26 @@ class _Reader:
     def note(self, kind: EntryKind, element, what: str, message: str) -> None:
         self.notes.append(ReportEntry(kind, str(self.where(element)), what, message))
 
+    def take(self, element):
+        if element is not None and element not in self.used:
+            self.used[element] = set()
+        return element
+
+    def child(self, parent, tag: str):
+        return self.take(parent.find(tag))
+
+    def children(self, parent, tag: str) -> list:
+        found = parent.findall(tag)
+        for element in found:
+            self.take(element)
+        return found
+
+    def get(self, element, attribute: str) -> str | None:
+        self.used[element].add(attribute)
+        return element.get(attribute)
+
     def floats(self, element, attribute: str, count: int) -> tuple[float, ...] | None:
-        text = element.get(attribute)
+        text = self.get(element, attribute)
         if text is None:
             return None
         parts = text.split()
@@ -113,32 +351,51 @@ class _Reader:
         return None if values is None else values[0]
 
     def required(self, element, attribute: str) -> str:
-        value = element.get(attribute)
+        value = self.get(element, attribute)
         if value is None or value == "":
             raise self.error(element, f"<{element.tag}> needs the attribute {attribute!r}")
         return value
 
     def origin(self, parent) -> Pose | None:
-        element = parent.find("origin")
+        element = self.child(parent, "origin")
         if element is None:
             return None
         xyz = self.floats(element, "xyz", 3) or (0.0, 0.0, 0.0)
         rpy = self.floats(element, "rpy", 3) or (0.0, 0.0, 0.0)
         return Pose.from_xyz_rpy(xyz, rpy)
 
+    def resolve(self, element, uri: str):
+        try:
+            return self.locator.resolve(uri)
+        except ResourceRefused as error:
+            raise self.error(element, str(error)) from error
+
     # -- elements --------------------------------------------------------------------------------
 
     def robot(self, root) -> RobotIR:
         if root.tag != "robot":
             raise self.error(root, f"the root element is <{root.tag}>, not <robot>", "is this a URDF file?")
-        name = root.get("name") or Path(self.file).stem
+        self.take(root)
+        version = self.get(root, "version")
+        if version is not None:
+            match = _URDF_VERSION.match(version)
+            number = (int(match.group(1)), int(match.group(2))) if match else None
+            if number is None or not _URDF_VERSIONS[0] <= number <= _URDF_VERSIONS[1]:
+                raise self.error(root, f"<robot version={version!r}>: URDF versions are 1.0 to 1.2, "
+                                       "written as x.y (urdfdom rejects this file)",
+                                 "remove the attribute or write 1.0")
+        name = self.get(root, "name")
+        if not name:
+            name = Path(self.file).stem
+            self.note(EntryKind.WARNING, root, "<robot>",
+                      f"has no name (urdfdom rejects such a file); the file's name {name!r} is used")
         materials = {}
-        for element in root.findall("material"):
+        for element in self.children(root, "material"):
             material = self.material(element)
             if material.name:
                 materials[material.name] = material
         links, seen = [], {}
-        for element in root.findall("link"):
+        for element in self.children(root, "link"):
             link = self.link(element, materials)
             if link.name in seen:
                 raise self.error(element, f"link {link.name!r} is defined twice (first at {seen[link.name]})")
@@ -147,20 +404,20 @@ class _Reader:
         if not links:
             raise self.error(root, "the robot has no <link>")
         joints, joint_seen = [], {}
-        for element in root.findall("joint"):
+        for element in self.children(root, "joint"):
             joint = self.joint(element)
             if joint.name in joint_seen:
                 raise self.error(element, f"joint {joint.name!r} is defined twice (first at {joint_seen[joint.name]})")
             joint_seen[joint.name] = joint.source
             joints.append(joint)
-        for joint in joints:
+        for index, joint in enumerate(joints):
             if joint.mimic is not None and joint.mimic.reference not in joint_seen:
-                raise InputError(str(joint.mimic.source),
-                                 f"joint {joint.name!r} mimics {joint.mimic.reference!r}, which is not a joint")
-        for element in root:
-            if isinstance(element.tag, str) and element.tag not in _KNOWN_ROBOT_CHILDREN:
-                self.note(EntryKind.DROPPED, element, f"<{element.tag}>",
-                          "not part of the kinematic or physical model; not converted")
+                # urdfdom (and so pinocchio) loads such a file: the joint is kept, free
+                self.notes.append(ReportEntry(
+                    EntryKind.WARNING, str(joint.mimic.source), f"joint {joint.name!r} mimic",
+                    f"mimics {joint.mimic.reference!r}, which is not a joint; written without the coupling"))
+                joints[index] = dataclasses.replace(joint, mimic=None)
+        self.account(root, "robot")
         world = WORLD_LINK_NAME if any(link.name == WORLD_LINK_NAME for link in links) else None
         if world is not None and not any(j.child == world for j in joints):
             world_link = next(link for link in links if link.name == world)
@@ -175,33 +432,82 @@ class _Reader:
             defaults=URDF_DEFAULTS, world_link=world, materials=materials, notes=tuple(self.notes),
         )
 
+    def account(self, element, path: str) -> None:
+        """Reports, as dropped with file:line, every element and attribute the reader did not take."""
+        used = self.used.get(element)
+        if used is None:
+            self.note(EntryKind.DROPPED, element, f"<{_tag(element)}>",
+                      self.named(element) + self.drop_reason(element, path))
+            return
+        for attribute in element.attrib:
+            if attribute not in used:
+                known = attribute in CONVERTED_ELEMENTS.get(path, ())
+                why = ("not used here; not converted" if known
+                       else f"is not a URDF attribute of <{element.tag}>; not converted")
+                self.note(EntryKind.DROPPED, element, f"<{element.tag} {attribute}={element.get(attribute)!r}>",
+                          why)
+        if element.text and element.text.strip():
+            self.note(EntryKind.DROPPED, element, f"<{element.tag}> text",
+                      f"{element.text.strip()[:40]!r}: URDF elements hold no text; not converted")
+        for child in element:
+            if isinstance(child.tag, str):
+                self.account(child, f"{path}/{child.tag}")
+
+    @staticmethod
+    def named(element) -> str:
+        for key in ("name", "reference"):
+            if element.get(key) is not None:
+                return f"{key}={element.get(key)!r}: "
+        return ""
+
+    def drop_reason(self, element, path: str) -> str:
+        if path in DROPPED_ELEMENTS:
+            return DROPPED_ELEMENTS[path]
+        if path in CONVERTED_ELEMENTS:
+            parent = element.getparent()
+            if parent is not None and parent.find(element.tag) is not element:
+                return (f"a further <{element.tag}> in <{parent.tag}>: only the first is read, as urdfdom "
+                        "reads it; not converted")
+            if parent is not None and parent.tag == "geometry":
+                return "a further shape in <geometry>: only the first is read, as urdfdom reads it; not converted"
+            if parent is not None and parent.tag == "joint":
+                return f"a {parent.get('type')} joint has no {element.tag}; not converted"
+            return "not used here; not converted"
+        return f"is not a URDF element here ({path.replace('/', ' > ')}); not converted"
+
     def material(self, element) -> Material:
-        color = element.find("color")
+        self.take(element)
+        name = self.get(element, "name")
+        color = self.child(element, "color")
         rgba = self.floats(color, "rgba", 4) if color is not None else None
-        texture_element = element.find("texture")
+        texture_element = self.child(element, "texture")
         texture = None
-        if texture_element is not None and texture_element.get("filename"):
-            found = self.locator.resolve(texture_element.get("filename"))
-            texture = found.path or texture_element.get("filename")
-        return Material(element.get("name"), rgba, texture, self.where(element))
+        if texture_element is not None and self.get(texture_element, "filename"):
+            uri = texture_element.get("filename")
+            try:  # a texture is named in the report, never read: a refused one keeps its URI
+                found = self.locator.resolve(uri)
+            except ResourceRefused:
+                found = None
+            texture = (found.path if found is not None else None) or uri
+        return Material(name, rgba, texture, self.where(element))
 
     def link(self, element, materials: Mapping[str, Material]) -> Link:
         name = self.required(element, "name")
-        inertial_element = element.find("inertial")
+        inertial_element = self.child(element, "inertial")
         inertial = self.inertial(inertial_element, name) if inertial_element is not None else None
-        visuals = tuple(self.visual(v, materials) for v in element.findall("visual"))
+        visuals = tuple(self.visual(v, materials) for v in self.children(element, "visual"))
         collisions = tuple(
-            Collision(c.get("name"), self.origin(c), self.geometry(c), self.where(c))
-            for c in element.findall("collision")
+            Collision(self.get(c, "name"), self.origin(c), self.geometry(c), self.where(c))
+            for c in self.children(element, "collision")
         )
         return Link(name, inertial, visuals, collisions, self.where(element))
 
     def inertial(self, element, link_name: str) -> Inertial:
-        mass_element = element.find("mass")
+        mass_element = self.child(element, "mass")
         mass = self.scalar(mass_element, "value") if mass_element is not None else None
         if mass is not None and mass < 0.0:
             raise self.error(mass_element, f"link {link_name!r} has negative mass {mass}", "a mass is >= 0 [kg]")
-        inertia_element = element.find("inertia")
+        inertia_element = self.child(element, "inertia")
         inertia = None
         if inertia_element is not None:
             values = {}
@@ -215,7 +521,7 @@ class _Reader:
         return Inertial(mass, self.origin(element), inertia, self.where(element))
 
     def visual(self, element, materials: Mapping[str, Material]) -> Visual:
-        material_element = element.find("material")
+        material_element = self.child(element, "material")
         material = None
         if material_element is not None:
             inline = self.material(material_element)
@@ -226,11 +532,11 @@ class _Reader:
                           "names no color or texture and no top-level material of that name")
             else:
                 material = inline
-        return Visual(element.get("name"), self.origin(element), self.geometry(element), material,
+        return Visual(self.get(element, "name"), self.origin(element), self.geometry(element), material,
                       self.where(element))
 
     def geometry(self, parent):
-        element = parent.find("geometry")
+        element = self.child(parent, "geometry")
         if element is None:
             self.note(EntryKind.DROPPED, parent, f"<{parent.tag}>", "has no <geometry>")
             return None
@@ -238,7 +544,10 @@ class _Reader:
         if not shapes:
             self.note(EntryKind.DROPPED, element, "<geometry>", "is empty")
             return None
-        shape = shapes[0]
+        shape = shapes[0]  # urdfdom reads the first child element; the others are reported
+        if shape.tag not in _SHAPES:
+            return None  # reported by account() as not a URDF geometry kind
+        self.take(shape)
         if shape.tag == "box":
             return Box(self.floats(shape, "size", 3))
         if shape.tag == "cylinder":
@@ -247,12 +556,9 @@ class _Reader:
             return Sphere(self.scalar(shape, "radius"))
         if shape.tag == "capsule":
             return Capsule(self.scalar(shape, "radius"), self.scalar(shape, "length"))
-        if shape.tag == "mesh":
-            uri = self.required(shape, "filename")
-            found = self.locator.resolve(uri)
-            return MeshRef(uri, found.path, self.floats(shape, "scale", 3), found.searched)
-        self.note(EntryKind.DROPPED, shape, f"<{shape.tag}>", "is not a URDF geometry kind")
-        return None
+        uri = self.required(shape, "filename")
+        found = self.resolve(shape, uri)
+        return MeshRef(uri, found.path, self.floats(shape, "scale", 3), found.searched)
 
     def joint(self, element) -> Joint:
         name = self.required(element, "name")
@@ -261,21 +567,22 @@ class _Reader:
             raise self.error(element, f"joint {name!r} has unknown type {type_name!r}",
                              f"use one of {', '.join(_JOINT_TYPES)}")
         joint_type = _JOINT_TYPES[type_name]
-        parent = element.find("parent")
-        child = element.find("child")
+        parent = self.child(element, "parent")
+        child = self.child(element, "child")
         if parent is None or child is None:
             raise self.error(element, f"joint {name!r} needs <parent link=...> and <child link=...>")
         axis = self.axis(element, name, joint_type)
-        mimic_element = element.find("mimic")
+        mimic_element = self.child(element, "mimic")
         mimic = None
         if mimic_element is not None:
             mimic = Mimic(self.required(mimic_element, "joint"), self.scalar(mimic_element, "multiplier"),
                           self.scalar(mimic_element, "offset"), self.where(mimic_element))
         custom: dict[str, object] = {}
         for tag in ("safety_controller", "calibration"):
-            extra = element.find(tag)
+            extra = self.child(element, tag)
             if extra is not None:
-                custom[f"urdf:{tag}"] = {key: self.scalar(extra, key) for key in extra.attrib}
+                known = CONVERTED_ELEMENTS[f"robot/joint/{tag}"]
+                custom[f"urdf:{tag}"] = {key: self.scalar(extra, key) for key in extra.attrib if key in known}
         return Joint(
             name=name, type=joint_type, parent=self.required(parent, "link"), child=self.required(child, "link"),
             pose_in_parent=self.origin(element), axes=(axis,) if axis is not None else (),
@@ -285,16 +592,20 @@ class _Reader:
     def axis(self, element, name: str, joint_type: JointType) -> JointAxis | None:
         if joint_type not in _MOVING:
             return None
-        axis_element = element.find("axis")
+        axis_element = self.child(element, "axis")
         xyz = self.floats(axis_element, "xyz", 3) if axis_element is not None else None
         if xyz is not None and math.sqrt(sum(v * v for v in xyz)) < 1e-12:
             raise self.error(axis_element, f"joint {name!r} has a zero axis", "write a nonzero direction")
-        limit = element.find("limit")
-        dynamics = element.find("dynamics")
+        limit = self.child(element, "limit")
+        dynamics = self.child(element, "dynamics")
         lower = upper = effort = velocity = None
         if limit is not None:
             lower, upper = self.scalar(limit, "lower"), self.scalar(limit, "upper")
             effort, velocity = self.scalar(limit, "effort"), self.scalar(limit, "velocity")
+            if effort is not None and effort < 0.0:  # files written for Gazebo write -1: "no limit" in SDFormat
+                self.note(EntryKind.WARNING, limit, f"joint {name!r} effort",
+                          f"negative effort limit {effort} read as no limit, as SDFormat (Gazebo) reads a negative effort")
+                effort = None
         elif joint_type in (JointType.REVOLUTE, JointType.PRISMATIC):
             self.note(EntryKind.WARNING, element, f"joint {name!r}",
                       f"a {joint_type.value} joint without <limit> (the URDF spec requires one); "

@@ -14,6 +14,7 @@ from .ir import Box, Capsule, Cylinder, Geometry, Material, MeshRef, Plane, Pose
 from .meshes import MeshCache, MeshUnavailable
 from .names import unique_child_name
 from .report import EntryKind, Notes
+from .resolve import not_found_message
 
 
 class MaterialLibrary:
@@ -112,14 +113,13 @@ def _missing(notes: Notes, where: str, element: str, what: str):
 
 def _write_mesh(stage, path, geometry: MeshRef, meshes: MeshCache, notes: Notes, where: str, element: str):
     if geometry.path is None:
-        places = "; ".join(geometry.searched) or "nowhere (no candidate)"
         notes.add(EntryKind.WARNING, where, element,
-                  f"mesh {geometry.uri!r} not found (searched: {places}); the shape is skipped")
+                  f"mesh {not_found_message(geometry.uri, geometry.searched)}; the shape is skipped")
         return None
     try:
         data = meshes.load(geometry.path)
-    except MeshUnavailable as error:
-        notes.add(EntryKind.DROPPED, where, element, f"mesh {geometry.path}: {error}; the shape is skipped")
+    except MeshUnavailable as error:  # a skipped shape is a warning, as a missing file is
+        notes.add(EntryKind.WARNING, where, element, f"mesh {geometry.path}: {error}; the shape is skipped")
         return None
     points, counts, indices, extent = _usd_arrays(geometry.path, data, meshes)
     mesh = UsdGeom.Mesh.Define(stage, path)

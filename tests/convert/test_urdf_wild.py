@@ -1,0 +1,252 @@
+"""URDF files as found in the wild: what urdfdom accepts converts, what it refuses is refused.
+
+Oracles: pinocchio, whose URDF reader is urdfdom (tinyxml2 underneath), on the same bytes: a file
+it loads must convert with the same link poses (1e-8), a file it refuses must be refused with exit 2
+and file:line. Resource tests: the files written into tmp_path (their paths and kinds are known).
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from pxr import Usd
+
+from usdjoints.cli import main
+from usdjoints.convert import convert_urdf
+from usdjoints.errors import InputError, UsageError
+
+from urdf_oracle import pinocchio_link_poses, pose_mismatches, usd_link_poses
+
+BODY = """<robot name="r">
+  <link name="a"/>
+  <link name="b"/>
+  <joint name="j" type="revolute">
+    <parent link="a"/><child link="b"/>
+    <origin xyz="0.1 0.2 0.3" rpy="0.3 -0.2 0.1"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/>
+  </joint>
+</robot>
+"""
+DECLARATION = b'<?xml version="1.0"?>\n'
+
+# name: (bytes of the file, the report warning's words, or None for no warning)
+ACCEPTED = {
+    "xml_version_0_0": (b'<?xml version="0.0" ?>\n' + BODY.encode(), "version '0.0'"),
+    "blank_lines_before_declaration": (b"\n\n" + DECLARATION + BODY.encode(), "comes before it"),
+    "byte_order_mark": (b"\xef\xbb\xbf" + DECLARATION + BODY.encode(), None),
+    "space_then_byte_order_mark": (b" \xef\xbb\xbf" + DECLARATION + BODY.encode(), "comes before it"),
+    "byte_order_mark_then_newline": (b"\xef\xbb\xbf\n" + DECLARATION + BODY.encode(), "comes before it"),
+    "two_declarations": (DECLARATION + DECLARATION + BODY.encode(), "2 declarations"),
+    "unknown_encoding": (b'<?xml version="1.0" encoding="bogus"?>\n' + BODY.encode(), "unknown encoding"),
+    "undeclared_prefix": (BODY.replace('<link name="a"/>', '<link name="a"/><gazebo><xacro:if x="1"/></gazebo>')
+                          .encode(), "prefix xacro"),
+    "stray_ampersand": (BODY.replace('"b"', '"b&c"').encode(), "'&'"),
+    "robot_version_1_2": (BODY.replace('<robot name="r">', '<robot name="r" version="1.2">').encode(), None),
+}
+# name: (bytes, line of the error)
+REFUSED = {
+    "repeated_attribute": (DECLARATION + BODY.replace('<link name="b"/>', '<link name="b" name="c"/>').encode(), 4),
+    "declaration_after_an_element": (BODY.replace('<link name="a"/>', '<link name="a"/><?xml version="1.0"?>')
+                                     .encode(), 2),
+    "robot_version_1_5": (BODY.replace('<robot name="r">', '<robot name="r" version="1.5">').encode(), 1),
+    "robot_version_1": (BODY.replace('<robot name="r">', '<robot name="r" version="1">').encode(), 1),
+}
+
+
+def _cli(*args) -> int:
+    return main(["convert", *map(str, args)])
+
+
+@pytest.mark.parametrize("case", sorted(ACCEPTED))
+def test_files_urdfdom_loads_convert_with_its_link_poses(tmp_path, case):
+    pytest.importorskip("pinocchio")
+    data, words = ACCEPTED[case]
+    source = tmp_path / f"{case}.urdf"
+    source.write_bytes(data)
+    expected = pinocchio_link_poses(source)  # urdfdom loads it
+    report = convert_urdf(source, tmp_path / "out.usda")
+    assert pose_mismatches(expected, usd_link_poses(tmp_path / "out.usda")) == []
+    if words is None:
+        assert report.warnings == ()
+    else:
+        (warning,) = report.warnings
+        assert words in warning.message and warning.where.startswith(f"{source}:")
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_files_urdfdom_refuses_exit_2_at_their_line(tmp_path, capsys, case):
+    pin = pytest.importorskip("pinocchio")
+    data, line = REFUSED[case]
+    source = tmp_path / f"{case}.urdf"
+    source.write_bytes(data)
+    with pytest.raises(ValueError):
+        pin.buildModelFromUrdf(str(source))
+    assert _cli(source, "-o", tmp_path / "out.usda") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{source}:{line}:" in err[0], err
+    assert not (tmp_path / "out.usda").exists()
+
+
+def test_line_numbers_survive_the_prolog_rewrite(tmp_path):
+    """Blank lines, a mark and two declarations before the root: an error on line 9 is reported on line 9."""
+    text = BODY.replace('<origin xyz="0.1 0.2 0.3"', '<origin xyz="0.1 nan 0.3"')
+    source = tmp_path / "r.urdf"
+    source.write_bytes(b"\n \xef\xbb\xbf\n" + DECLARATION + DECLARATION + text.encode())
+    with pytest.raises(InputError) as caught:
+        convert_urdf(source, tmp_path / "out.usda")
+    assert caught.value.where == f"{source}:10"  # 3 prolog lines, 2 declarations, then the origin's line 5
+
+
+STL = "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n"
+
+
+def _mesh_robot(filename: str) -> str:
+    return (f'<robot name="r">\n<link name="a">\n<visual><geometry><mesh filename="{filename}"/></geometry></visual>\n'
+            '</link>\n</robot>\n')
+
+
+@pytest.mark.parametrize("filename", [r"meshes\tri.stl", r"package://pkg\meshes\tri.stl",
+                                      r"package://pkg/meshes\tri.stl", "file://meshes/tri.stl"])
+def test_windows_separators_and_relative_file_uris_find_the_mesh(tmp_path, filename):
+    """Oracle: the triangle written into tmp_path/pkg/meshes/tri.stl is in the output."""
+    (tmp_path / "pkg" / "meshes").mkdir(parents=True)
+    (tmp_path / "pkg" / "meshes" / "tri.stl").write_text(STL)
+    source = tmp_path / "pkg" / "r.urdf"
+    source.write_text(_mesh_robot(filename))
+    report = convert_urdf(source, tmp_path / "out.usda")
+    assert report.warnings == ()
+    stage = Usd.Stage.Open(str(tmp_path / "out.usda"))
+    assert len(stage.GetPrimAtPath("/r/a/visual_0").GetAttribute("points").Get()) == 3
+
+
+def test_unmapped_package_names_it_and_the_flag_with_one_warning_prefix(tmp_path, capsys):
+    source = tmp_path / "r.urdf"
+    source.write_text(_mesh_robot("package://my_robot_description/meshes/base.stl"))
+    assert _cli(source, "-o", tmp_path / "out.usda") == 0
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].count("warning:") == 1, lines
+    assert f"{source}:3: warning:" in lines[0]
+    assert "package 'my_robot_description'" in lines[0] and "--package my_robot_description=DIR" in lines[0]
+
+
+def test_a_file_that_is_not_a_mesh_is_a_warning(tmp_path, capsys):
+    """A text file (like /etc/passwd) named as a mesh: one warning naming it; the shape is skipped."""
+    (tmp_path / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    source = tmp_path / "r.urdf"
+    source.write_text(_mesh_robot("passwd"))
+    assert _cli(source, "-o", tmp_path / "out.usda") == 0
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "warning:" in line and "not a mesh file" in line and str(tmp_path / "passwd") in line
+
+
+def _outside_layout(tmp_path):
+    """tmp/in/r.urdf, tmp/in/meshes/ok.stl, tmp/out/secret.stl, and a symlink in/meshes/link.stl -> secret."""
+    (tmp_path / "in" / "meshes").mkdir(parents=True)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "in" / "meshes" / "ok.stl").write_text(STL)
+    (tmp_path / "out" / "secret.stl").write_text(STL)
+    (tmp_path / "in" / "meshes" / "link.stl").symlink_to(tmp_path / "out" / "secret.stl")
+    return tmp_path / "in" / "r.urdf"
+
+
+@pytest.mark.parametrize("uri", ["../out/secret.stl", "{tmp}/out/secret.stl", "file://{tmp}/out/secret.stl",
+                                 "meshes/link.stl", "package://elsewhere/secret.stl"])
+def test_confine_refuses_reads_outside_the_allowed_folders(tmp_path, capsys, monkeypatch, uri):
+    """Each URI reaches tmp/out/secret.stl (a symlink, a package on ROS_PACKAGE_PATH): read freely,
+    refused with one line naming file:line under --confine, and nothing written."""
+    source = _outside_layout(tmp_path)
+    (tmp_path / "elsewhere").symlink_to(tmp_path / "out")
+    monkeypatch.setenv("ROS_PACKAGE_PATH", str(tmp_path))
+    source.write_text(_mesh_robot(uri.format(tmp=tmp_path)))
+    assert _cli(source, "-o", tmp_path / "free.usda") == 0
+    assert capsys.readouterr().err == ""
+    out = tmp_path / "confined.usda"
+    assert _cli(source, "-o", out, "--confine") == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert f"{source}:3:" in line and str(tmp_path / "out" / "secret.stl") in line
+    assert "outside the folders" in line and "--confine" in line
+    assert not out.exists()
+
+
+def test_confine_allows_the_input_package_and_resource_folders(tmp_path):
+    source = _outside_layout(tmp_path)
+    for uri, options in (("meshes/ok.stl", {}),
+                         ("package://pkg/secret.stl", {"packages": {"pkg": str(tmp_path / "out")}}),
+                         ("secret.stl", {"resource_paths": [str(tmp_path / "out")]})):
+        source.write_text(_mesh_robot(uri))
+        report = convert_urdf(source, tmp_path / "out.usda", confine=True, **options)
+        assert report.warnings == (), uri
+        stage = Usd.Stage.Open(str(tmp_path / "out.usda"))
+        assert stage.GetPrimAtPath("/r/a/visual_0").IsValid(), uri
+
+
+def test_without_confine_outside_reads_still_work(tmp_path):
+    source = _outside_layout(tmp_path)
+    source.write_text(_mesh_robot("../out/secret.stl"))
+    assert convert_urdf(source, tmp_path / "out.usda").warnings == ()
+
+
+def _run_cli_subprocess(*args, timeout=60):
+    """The CLI in its own process, so that a read which blocks shows as a timeout, not a hung suite."""
+    code = "import sys; from usdjoints.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, "convert", *map(str, args)], capture_output=True,
+                          text=True, timeout=timeout, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_as_input_or_mesh_exits_2_without_blocking(tmp_path):
+    fifo = tmp_path / "pipe.urdf"
+    os.mkfifo(fifo)
+    done = _run_cli_subprocess(fifo, "-o", tmp_path / "out.usda")
+    assert done.returncode == 2 and "FIFO" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    os.mkfifo(tmp_path / "pipe.stl")
+    source = tmp_path / "r.urdf"
+    source.write_text(_mesh_robot("pipe.stl"))
+    done = _run_cli_subprocess(source, "-o", tmp_path / "out.usda")
+    assert done.returncode == 2 and f"{source}:3:" in done.stderr and "FIFO" in done.stderr
+    assert not (tmp_path / "out.usda").exists()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_device_as_mesh_or_input_exits_2(tmp_path):
+    source = tmp_path / "r.urdf"
+    source.write_text(_mesh_robot("/dev/zero"))
+    done = _run_cli_subprocess(source, "-o", tmp_path / "out.usda")
+    assert done.returncode == 2 and "character device" in done.stderr and f"{source}:3:" in done.stderr
+    done = _run_cli_subprocess("/dev/zero", "-o", tmp_path / "out.usda")
+    assert done.returncode == 2 and "character device" in done.stderr
+
+
+def test_the_output_never_overwrites_the_input(tmp_path, capsys):
+    source = tmp_path / "x.usda"
+    source.write_text(BODY)
+    before = source.read_bytes(), source.stat().st_mtime_ns
+    with pytest.raises(UsageError, match="the output is the input"):
+        convert_urdf(source, source)
+    (tmp_path / "hard.usda").hardlink_to(source)
+    (tmp_path / "soft.usda").symlink_to(source)
+    for other in ("hard.usda", "soft.usda"):
+        with pytest.raises(UsageError, match="the output is the input"):
+            convert_urdf(source, tmp_path / other)
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text(BODY)
+    assert _cli(urdf, "-o", urdf.with_suffix(".urdf")) == 2
+    assert "the output is the input" in capsys.readouterr().err
+    assert (source.read_bytes(), source.stat().st_mtime_ns) == before and urdf.read_text() == BODY
+
+
+def test_a_mimic_of_no_joint_converts_free_with_a_warning(tmp_path):
+    """urdfdom does not check the mimicked joint's name (example-robot-data's alex_psyonic_hands
+    names one that does not exist): pinocchio loads it; the joint is written free, with a warning."""
+    pytest.importorskip("pinocchio")
+    source = tmp_path / "r.urdf"
+    source.write_text(BODY.replace("</joint>", '<mimic joint="nowhere" multiplier="2"/></joint>'))
+    expected = pinocchio_link_poses(source)
+    report = convert_urdf(source, tmp_path / "out.usda")
+    (warning,) = report.warnings
+    assert warning.where == f"{source}:8" and "'nowhere', which is not a joint" in warning.message
+    assert pose_mismatches(expected, usd_link_poses(tmp_path / "out.usda")) == []
+    stage = Usd.Stage.Open(str(tmp_path / "out.usda"))
+    assert not any("Mimic" in api for prim in stage.Traverse() for api in prim.GetAppliedSchemas())
