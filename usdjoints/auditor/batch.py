@@ -122,7 +122,8 @@ def _run(executor: Executor, stages, size: int, options: tuple, reporter) -> lis
                 reports[indices[0]] = _failure_report(
                     name, options[0], options[2], "crashed",
                     f"{name}: the process auditing this stage died, and again when the stage was retried alone "
-                    f"({_death(error)}): a crash inside OpenUSD or out of memory; the stage was not audited")
+                    f"(a crash inside OpenUSD, or out of memory); the stage was not audited")
+                _log_death(name, error)
                 done_count += 1
                 reporter(done_count, len(stages))
     return reports  # type: ignore[return-value]
@@ -137,8 +138,11 @@ def is_worker_death(error: BaseException) -> bool:
     return isinstance(error, (WorkerDied, BrokenExecutor)) or type(error).__name__ == "KilledWorker"
 
 
-def _death(error: BaseException) -> str:
-    return str(error) if str(error) else type(error).__name__
+def _log_death(name: str, error: BaseException) -> None:
+    """How the worker died (a signal locally, Dask's account on a cluster): on stderr with
+    ``--verbose`` only, since it differs between executors and the report must not."""
+    if os.environ.get("USDJOINTS_VERBOSE"):
+        print(f"usdjoints: {name}: {type(error).__name__}: {error}", file=sys.stderr)
 
 
 def audit_stages(stages: Sequence[tuple[str, str]], consumers, rule_ids, strict) -> list[AuditReport]:

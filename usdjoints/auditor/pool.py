@@ -11,6 +11,7 @@ driver treats both alike.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
 import signal
 import threading
@@ -39,8 +40,17 @@ def describe_exit(exitcode: Optional[int]) -> str:
     return f"exited with status {exitcode}"
 
 
-def _serve(connection, initializer: Optional[Callable[[], None]]) -> None:
-    """Worker loop: receive ``(fn, args)``, send back ``(True, result)`` or ``(False, exception)``."""
+def _serve(connection, initializer: Optional[Callable[[], None]], inherited: tuple[int, ...] = ()) -> None:
+    """Worker loop: receive ``(fn, args)``, send back ``(True, result)`` or ``(False, exception)``.
+
+    ``inherited`` are the pool's ends of the other workers' pipes, which a forked worker holds
+    copies of: closed, so each worker sees the end of its own pipe when the pool goes away.
+    """
+    for descriptor in inherited:
+        try:
+            os.close(descriptor)
+        except OSError:
+            pass
     if initializer is not None:
         initializer()
     while True:
@@ -69,11 +79,17 @@ class _Slot:
         self.thread.start()
 
     def _start(self) -> None:
-        parent, child = self.pool.context.Pipe()
-        self.process = self.pool.context.Process(target=_serve, args=(child, self.pool.initializer), daemon=True)
-        self.process.start()
-        child.close()
-        self.connection = parent
+        with self.pool.starting:  # no other worker forks while this pipe's child end is open
+            parent, child = self.pool.context.Pipe()
+            inherited = ()
+            if self.pool.context.get_start_method() == "fork":
+                inherited = tuple(s.connection.fileno() for s in self.pool.slots
+                                  if s is not self and s.connection is not None)
+            self.process = self.pool.context.Process(target=_serve, args=(child, self.pool.initializer, inherited),
+                                                     daemon=True)
+            self.process.start()
+            child.close()
+            self.connection = parent
 
     def _stop(self) -> None:
         if self.process is None:
@@ -86,8 +102,12 @@ class _Slot:
         if self.process.is_alive():
             self.process.kill()
             self.process.join()
-        self.connection.close()
-        self.process = self.connection = None
+        self._forget()
+
+    def _forget(self) -> None:
+        with self.pool.starting:
+            self.connection.close()
+            self.process = self.connection = None
 
     def _run(self) -> None:
         while True:
@@ -110,8 +130,7 @@ class _Slot:
             except (EOFError, OSError):
                 self.process.join(timeout=5)
                 exitcode = self.process.exitcode
-                self.connection.close()
-                self.process = self.connection = None
+                self._forget()
                 future.set_exception(WorkerDied(exitcode))
                 continue
             except BaseException as error:  # the task could not be sent (unpicklable arguments)
@@ -140,7 +159,9 @@ class IsolatingProcessPool(Executor):
         self.initializer = initializer
         self.tasks: "queue.SimpleQueue" = queue.SimpleQueue()
         self._max_workers = max_workers
-        self._slots = [_Slot(self) for _ in range(max_workers)]
+        self.starting = threading.Lock()
+        self.slots: list[_Slot] = []
+        self.slots.extend(_Slot(self) for _ in range(max_workers))
         self._shutdown = False
         self._lock = threading.Lock()
 
@@ -167,15 +188,15 @@ class IsolatingProcessPool(Executor):
                     break
                 if item is not None:
                     item[0].cancel()
-        for _ in self._slots:
+        for _ in self.slots:
             self.tasks.put(None)
         if wait:
-            for slot in self._slots:
+            for slot in self.slots:
                 slot.thread.join()
 
     def terminate(self) -> None:
         """Kill the worker processes now (after an interrupt): running tasks are lost."""
-        for slot in self._slots:
+        for slot in self.slots:
             process = slot.process
             if process is not None and process.is_alive():
                 process.kill()
