@@ -142,9 +142,9 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
 
 def _cmd_plugin_path(args: argparse.Namespace) -> int:
-    from .plugin_path import plugin_path
+    from .plugin_path import plugin_search_path
 
-    _write(plugin_path())
+    _write(plugin_search_path())
     return 0
 
 
@@ -197,7 +197,7 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="progress bar on stderr (default: on a terminal, for runs of 500,000 env-steps or more)")
     sim.set_defaults(run=_cmd_simulate)
 
-    plugin = commands.add_parser("plugin-path", help="print the value for PXR_PLUGINPATH_NAME")
+    plugin = commands.add_parser("plugin-path", help="print the value for PXR_PLUGINPATH_NAME (with the PhysX schemas)")
     plugin.set_defaults(run=_cmd_plugin_path)
 
     for register in _EXTRA_COMMANDS:
