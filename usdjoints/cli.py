@@ -11,6 +11,7 @@ import sys
 from typing import Callable, Optional, Sequence
 
 from .auditor.cli import register as _register_audit
+from .schemas import register as _register_schema
 from .errors import UsageError, UsdJointsError
 
 CONSUMER_CHOICES = ("ovphysx", "usdphysics", "usdjoints")
@@ -206,7 +207,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 # Subcommands contributed by other modules: each is ``register(subparsers)`` setting ``run``.
-_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_audit]
+_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_audit, _register_schema]
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -19,6 +19,7 @@ import pytest
 import usdjoints  # noqa: F401
 from faults import RAISES, write_segfaulting_stage
 from libraries import copy_library
+from schema_check import validate_document
 from usdjoints.auditor import audit
 from usdjoints.auditor.batch import audit_many, task_size
 from usdjoints.auditor.pool import IsolatingProcessPool, WorkerDied
@@ -64,6 +65,7 @@ def test_the_crashing_stage_really_segfaults_openusd(bad_library):
 def _check_isolated(done, good, raising, crashing):
     assert done.returncode == 1, done.stderr  # findings decide; the two failures are reported
     data = json.loads(done.stdout)
+    validate_document(data)
     failures = {f["stage"]: f for f in data["failures"]}
     assert set(failures) == {str(raising), str(crashing)}
     assert failures[str(raising)]["kind"] == "error" and "TypeError: must be real number" in failures[str(raising)]["message"]
@@ -94,6 +96,7 @@ def test_strict_inputs_makes_a_failure_exit_2(bad_library, tmp_path):
     assert run_cli(raising, good[0], "--format", "json").returncode == 1
     done = run_cli(raising, good[0], "--format", "json", "--strict-inputs")
     assert done.returncode == 2 and json.loads(done.stdout)["failures"][0]["stage"] == str(raising)
+    validate_document(json.loads(done.stdout))
     missing = run_cli(tmp_path / "missing.usda")
     assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
 

@@ -6,6 +6,7 @@ re-runs on the other worker: nothing lost, nothing twice). Everything started he
 """
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -20,6 +21,7 @@ distributed = pytest.importorskip("distributed")
 
 import usdjoints  # noqa: E402,F401
 from libraries import copy_library  # noqa: E402
+from schema_check import validate_document  # noqa: E402
 from usdjoints.auditor.batch import audit_many  # noqa: E402
 from usdjoints.auditor.dask_cluster import dask_executor  # noqa: E402
 from usdjoints.auditor.writers import render  # noqa: E402
@@ -96,6 +98,7 @@ def serial(library):
     root, _ = library
     done = _cli(root, "--format", "json", "--jobs", "1")
     assert done.returncode == 1, done.stderr
+    validate_document(json.loads(done.stdout))
     return done.stdout
 
 
