@@ -195,13 +195,12 @@ def _failure_report(name: str, consumers, strict: bool, kind: str, message: str)
 
 
 def worker_init() -> None:
-    """Run once in each local worker process before its first stage."""
+    """Run once in each local worker process before its first stage.
+
+    Nothing more than the import: ``Work.SetConcurrencyLimit(1)`` or ``gc.freeze()`` here each
+    halved the throughput of 2 workers on 2 cores (measured with benchmarks/audit_batch.py).
+    """
     import usdjoints  # noqa: F401  (PhysX schemas before any stage is opened in the worker)
-
-    # A worker is one job: OpenUSD's own threads would only compete with the other workers.
-    from pxr import Work
-
-    Work.SetConcurrencyLimit(1)
 
 
 def _default_progress(progress: Optional[bool], total: int):

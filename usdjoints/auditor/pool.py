@@ -119,7 +119,11 @@ class _Slot:
             if not future.set_running_or_notify_cancel():
                 continue
             if self.process is None or not self.process.is_alive():
-                self._start()
+                try:
+                    self._start()
+                except BaseException as error:  # no worker process: the task fails, the caller hears it
+                    future.set_exception(error)
+                    continue
             try:
                 self.connection.send((fn, args))
                 ready = wait([self.connection, self.process.sentinel])
