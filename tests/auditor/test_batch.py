@@ -138,3 +138,13 @@ def test_pool_pins_a_death_on_its_task_and_carries_on():
 
 def test_task_size():
     assert task_size(10, 2) == 2 and task_size(10_000, 2) == 64 and task_size(1, 8) == 1
+
+
+@pytest.mark.parametrize("argv", [["--scheduler", "not an address"], ["--scheduler", "local:0"],
+                                  ["--jobs", "2", "--scheduler", "local:2"], ["--max-results", "-1"]])
+def test_batch_usage_errors_are_one_line(argv, bad_library):
+    pytest.importorskip("distributed")
+    done = run_cli(bad_library[1][0], *argv, timeout=120)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert "Traceback" not in done.stderr and lines[-1].startswith("usdjoints: error:"), done.stderr

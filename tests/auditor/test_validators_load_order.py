@@ -109,3 +109,10 @@ def test_physx_schemas_registered_too_late_are_said_not_misread(stages):
     got = _probe("open-then-load", stages[:1], plugin_path())
     rows = got[stages[0]]
     assert rows and all(row[3] == "Error" and "PhysX schemas were registered after" in row[4] for row in rows)
+
+
+def test_plugin_path_command_prints_the_search_path(capsys):
+    import usdjoints.cli as cli
+
+    assert cli.main(["plugin-path"]) == 0
+    assert capsys.readouterr().out == plugin_search_path() + "\n"
