@@ -198,7 +198,7 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="progress bar on stderr (default: on a terminal, for runs of 500,000 env-steps or more)")
     sim.set_defaults(run=_cmd_simulate)
 
-    plugin = commands.add_parser("plugin-path", help="print the value for PXR_PLUGINPATH_NAME (with the PhysX schemas)")
+    plugin = commands.add_parser("plugin-path", help="print the value for PXR_PLUGINPATH_NAME")
     plugin.set_defaults(run=_cmd_plugin_path)
 
     for register in _EXTRA_COMMANDS:

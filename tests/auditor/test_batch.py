@@ -148,3 +148,20 @@ def test_batch_usage_errors_are_one_line(argv, bad_library):
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert "Traceback" not in done.stderr and lines[-1].startswith("usdjoints: error:"), done.stderr
+
+
+def test_an_executor_that_cannot_run_the_task_is_one_clear_error(bad_library):
+    from concurrent.futures import Future
+
+    from usdjoints.auditor.batch import BatchError
+    from usdjoints.errors import UsdJointsError
+
+    class WorkersWithoutUsdjoints(ThreadPoolExecutor):
+        def submit(self, fn, *args):
+            future = Future()
+            future.set_exception(ModuleNotFoundError("No module named 'usdjoints'"))
+            return future
+
+    with WorkersWithoutUsdjoints(1) as executor, pytest.raises(BatchError) as raised:
+        audit_many([str(p) for p in bad_library[1]], CONSUMERS, executor=executor, progress=False)
+    assert isinstance(raised.value, UsdJointsError) and "No module named 'usdjoints'" in str(raised.value)

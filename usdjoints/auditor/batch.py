@@ -21,6 +21,7 @@ import sys
 from concurrent.futures import FIRST_COMPLETED, Executor, wait
 from typing import Callable, Optional, Sequence
 
+from ..errors import UsdJointsError
 from .findings import AuditReport, StageFailure, merge_reports
 
 # Stages per task: enough to pay for a task's round trip (pickling, scheduling: ~1 ms locally,
@@ -31,8 +32,10 @@ MAX_STAGES_PER_TASK = 64
 TASKS_PER_WORKER = 4
 
 
-class BatchError(RuntimeError):
-    """The executor itself failed (not one stage): e.g. Dask workers without usdjoints installed."""
+class BatchError(UsdJointsError):
+    """The executor itself failed (not one stage): e.g. Dask workers without usdjoints installed.
+
+    One line and exit code 2 on the command line, like any input the run cannot work with."""
 
 
 def audit_many(paths: Sequence[str], consumers: Sequence[str], rule_ids: Optional[Sequence[str]] = None,
@@ -113,7 +116,8 @@ def _run(executor: Executor, stages, size: int, options: tuple, reporter) -> lis
                 done_count += len(indices)
                 reporter(done_count, len(stages))
             elif not is_worker_death(error):
-                raise BatchError(f"the executor could not run the audit: {type(error).__name__}: {error}") from error
+                raise BatchError(f"the executor could not run the audit: {type(error).__name__}: {error} (on a Dask "
+                                 f"cluster every worker needs usdjoints installed)") from error
             elif not retry:  # one of them (or the machine) killed the worker: each again, alone
                 for index in indices:
                     submit((index,), True)

@@ -118,7 +118,9 @@ class _Slot:
             future, fn, args = item
             if not future.set_running_or_notify_cancel():
                 continue
-            if self.process is None or not self.process.is_alive():
+            if self.process is not None and not self.process.is_alive():
+                self._forget()  # died between tasks (killed while idle): replaced below
+            if self.process is None:
                 try:
                     self._start()
                 except BaseException as error:  # no worker process: the task fails, the caller hears it
