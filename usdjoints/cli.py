@@ -11,6 +11,7 @@ import sys
 from typing import Callable, Optional, Sequence
 
 from .auditor.cli import register as _register_audit
+from .schemas import register as _register_schema
 from .errors import UsageError, UsdJointsError
 
 CONSUMER_CHOICES = ("ovphysx", "usdphysics", "usdjoints")
@@ -142,9 +143,9 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
 
 def _cmd_plugin_path(args: argparse.Namespace) -> int:
-    from .plugin_path import plugin_path
+    from .plugin_path import plugin_search_path
 
-    _write(plugin_path())
+    _write(plugin_search_path())
     return 0
 
 
@@ -209,7 +210,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 # Subcommands contributed by other modules: each is ``register(subparsers)`` setting ``run``.
-_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_audit]
+_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_audit, _register_schema]
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

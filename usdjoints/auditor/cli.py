@@ -1,7 +1,8 @@
 """``usdjoints audit``: the command line of the auditor.
 
 Exit codes: 0 nothing at or above the threshold (errors; warnings too with ``--strict``), 1
-findings, 2 usage error or unreadable input.
+findings, 2 usage error, or no STAGE could be audited, or any could not with ``--strict-inputs``
+(stages that cannot be audited are always reported, on stderr and in the report).
 """
 from __future__ import annotations
 
@@ -24,15 +25,39 @@ def register(subparsers) -> None:
                         help=f"consider only this consumer (repeatable; {', '.join(CONSUMERS)})")
     parser.add_argument("--rule", action="append", metavar="ID", help="run only this rule (repeatable)")
     parser.add_argument("--fix", metavar="OUT", help="write a layer over the (single) STAGE pinning divergent defaults")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="audit in N processes")
     parser.add_argument("--list-rules", action="store_true", help="print every rule and exit")
     parser.add_argument("-o", "--output", default="-", metavar="OUT", help="write the report to OUT ('-' = stdout)")
+    _add_batch_arguments(parser)
+    _add_report_arguments(parser)
     parser.set_defaults(run=run)
+
+
+def _add_batch_arguments(parser) -> None:
+    """Where and how a batch runs; none of these changes the report."""
+    batch = parser.add_argument_group("batch")
+    where = batch.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=int, default=1, metavar="N", help="audit in N local worker processes")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="audit on a Dask cluster: tcp://HOST:PORT of a running scheduler, or local:N to start "
+                            "N local worker processes (needs the dask extra)")
+    batch.add_argument("--strict-inputs", action="store_true",
+                       help="exit 2 when any STAGE cannot be audited (default: only when none can)")
+    batch.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="progress bar with rate and ETA on stderr (default: when stderr is a terminal)")
+
+
+def _add_report_arguments(parser) -> None:
+    """What the report keeps; the exit code still counts every finding."""
+    report = parser.add_argument_group("report")
+    report.add_argument("--min-severity", choices=("info", "warning", "error"), metavar="LEVEL",
+                        help="leave out findings below LEVEL (info, warning, error)")
+    report.add_argument("--max-results", type=int, metavar="N",
+                        help="keep at most N findings, the most severe first (GitHub code scanning takes 25,000 "
+                             "per run); the report says how many were left out")
 
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
-    from .batch import audit_many
     from .engine import expand_inputs, resolve_consumers
     from .registry import select_rules
     from .writers import list_rules_text, render, write_output
@@ -44,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("audit needs at least one STAGE (or --list-rules)")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.max_results is not None and args.max_results < 0:
+        raise UsageError("--max-results must be at least 0")
     consumers = resolve_consumers(args.consumer)
     if args.rule:
         select_rules(args.rule)  # an unknown id is a usage error before any work
@@ -56,9 +83,22 @@ def run(args: argparse.Namespace) -> int:
         result = write_fix_layer(paths[0], args.fix)
         print(f"usdjoints: wrote {result.out}: {len(result.pinned)} value(s) pinned over {result.source}",
               file=sys.stderr)
-    report = audit_many(paths, consumers, args.rule, args.strict, args.jobs)
+    report = _audit_batch(args, paths, consumers)
+    report = report.limited(args.min_severity, args.max_results)
     colour = args.output == "-" and sys.stdout.isatty()
     write_output(render(report, args.format, colour), args.output)
     for failure in report.failures:
         print(f"usdjoints: error: {failure.message}", file=sys.stderr)
     return report.exit_code()
+
+
+def _audit_batch(args: argparse.Namespace, paths, consumers):
+    from .batch import audit_many
+
+    options = dict(rule_ids=args.rule, strict=args.strict, progress=args.progress, strict_inputs=args.strict_inputs)
+    if args.scheduler:
+        from .dask_cluster import dask_executor
+
+        with dask_executor(args.scheduler) as executor:
+            return audit_many(paths, consumers, executor=executor, **options)
+    return audit_many(paths, consumers, jobs=args.jobs, **options)

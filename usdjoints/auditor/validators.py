@@ -57,8 +57,23 @@ def validator_name(rule_id: str) -> str:
     return f"{PLUGIN_NAME}:{rule_id}"
 
 
+def physx_schemas_known() -> bool:
+    """Whether USD's schema registry holds the PhysX types (it does not when the PhysX schemas
+    were registered only after it was built: the validators would then misread PhysX joints)."""
+    return Usd.SchemaRegistry().FindConcretePrimDefinition("PhysxPhysicsRackAndPinionJoint") is not None
+
+
+LATE_PHYSX = ("not checked: the PhysX schemas were registered after USD's schema registry was built, so PhysX "
+              "joints would be misread; put the output of `usdjoints plugin-path` (it lists physx-usd-schemas' "
+              "resource folders) in PXR_PLUGINPATH_NAME before starting the tool")
+
+
 def _task(rule_id: str):
     def validate(stage, time_range=None):
+        if not physx_schemas_known():
+            return [UsdValidation.ValidationError(
+                rule_id, UsdValidation.ValidationErrorType.Error,
+                [UsdValidation.ValidationErrorSite(stage, Sdf.Path.absoluteRootPath)], f"{rule_id} {LATE_PHYSX}")]
         errors = []
         for finding in _CACHE.report(stage).by_rule(rule_id):
             path = Sdf.Path(finding.prim) if finding.prim else Sdf.Path.absoluteRootPath
