@@ -106,8 +106,11 @@ def test_rules_carry_descriptions_help_and_uri(bad_dir):
 def test_rule_reference_lists_every_rule():
     from usdjoints.auditor.sarif import DOCS_URL
 
-    text = (REPO / "docs" / "audit-rules.md").read_text()
+    text = (REPO / "usdjoints" / "docs" / "audit-rules.md").read_text()
     assert DOCS_URL.endswith("docs/audit-rules.md")
+    from urllib.parse import unquote, urlparse
+
+    assert Path(unquote(urlparse(DOCS_URL).path)).read_text() == text  # the URI names the shipped file
     from usdjoints.auditor.writers import rules_reference_markdown
 
     assert text == rules_reference_markdown()

@@ -23,8 +23,9 @@ from .registry import RULE_CLASSES
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 BASE_ID = "STAGEROOT"
 FINGERPRINT = "usdjointsFinding/v1"
-# The rule reference (docs/audit-rules.md, one heading per rule id) where the project is published.
-DOCS_URL = "https://github.com/usdjoints/usdjoints/blob/main/docs/audit-rules.md"
+# The rule reference (one heading per rule id) as installed with the package: a file the reader of the
+# log has wherever usdjoints ran, rather than a web address the project may not be published at.
+DOCS_URL = (Path(__file__).resolve().parent.parent / "docs" / "audit-rules.md").as_uri()
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 

@@ -59,7 +59,7 @@ def list_rules_text() -> str:
 
 
 def rules_reference_markdown() -> str:
-    """docs/audit-rules.md: one heading per rule id (the anchors SARIF's ``helpUri`` points at)."""
+    """usdjoints/docs/audit-rules.md: one heading per rule id (the anchors SARIF's ``helpUri`` points at)."""
     lines = ["# usdjoints audit rules", "",
              "Generated from the rules (`usdjoints audit --list-rules` prints the same); a test keeps it current.", ""]
     for cls in RULE_CLASSES:
