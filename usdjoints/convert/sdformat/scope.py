@@ -94,8 +94,6 @@ def build_world(element: etree._Element, context: ScopeContext) -> Scope:
             decls.extend(_include(child, context, in_world=True))
         elif child.tag in ("model", "frame", "joint"):
             decls.append(_declaration(child, context))
-        elif child.tag in ("actor", "light", "population"):
-            unsupported.append(f"{where(child)}: <{child.tag}> is not converted")
     _check_unique(decls, element, context)
     return Scope("world", element.get("name", "world"), where(element), element, context.version,
                  context.path, tuple(decls), unsupported=tuple(unsupported))
