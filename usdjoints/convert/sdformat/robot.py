@@ -26,6 +26,7 @@ from .links import kept_note, read_link, source, to_ir_pose
 from .extras import MODEL_EXTRAS, read_extra
 from .parse import child_bool
 from .world import read_world
+from .coverage import coverage_notes
 from .pose import IDENTITY, Pose
 
 SDFORMAT_DEFAULTS = ir.SpecDefaults(
@@ -59,11 +60,12 @@ def build_robot(resolved: ResolvedDocument, resource_paths=()) -> ir.RobotIR:
     else:
         builder.world(graph)
         robot_pose = ir.IDENTITY
-        for note in graph.scope.unsupported:
+        for note in graph.scope.unsupported + graph.scope.renamed:
             where, _, message = note.partition(": ")
-            builder.notes.append(ReportEntry(EntryKind.DROPPED, where, "world", message))
+            builder.notes.append(ReportEntry(EntryKind.WARNING, where, "world", message))
         world_info = read_world(graph.scope.element, builder.notes)
         builder.extras.extend(world_info.extras)
+    builder.notes.extend(coverage_notes(_documents(graph.scope)))
     links = builder.links
     if builder.joint_extras:
         links = [replace(link, extras=link.extras + tuple(builder.joint_extras.get(link.name, ())))
@@ -85,6 +87,23 @@ def build_robot(resolved: ResolvedDocument, resource_paths=()) -> ir.RobotIR:
         world=world_info,
         extras=tuple(builder.extras),
     )
+
+
+def _documents(scope) -> list:
+    """The ``<sdf>`` elements of the file and of every file it includes, each once."""
+    seen: dict[int, object] = {}
+
+    def visit(s) -> None:
+        root = s.element.getroottree().getroot()
+        seen.setdefault(id(root), root)
+        for d in s.decls:
+            if d.scope is not None:
+                visit(d.scope)
+            else:
+                root = d.element.getroottree().getroot()  # merged includes keep their declarations
+                seen.setdefault(id(root), root)
+    visit(scope)
+    return list(seen.values())
 
 
 class _Builder:
@@ -116,6 +135,9 @@ class _Builder:
     def _links(self, graph: FrameGraph, prefix: str, X_root_scope: Pose, static: bool) -> None:
         """Links first, everywhere, so joints can look up any link's pose."""
         model_self_collide = child_bool(graph.scope.element, "self_collide", False)
+        for note in graph.scope.renamed:
+            where, _, message = note.partition(": ")
+            self.notes.append(ReportEntry(EntryKind.WARNING, where, f"{graph.scope.kind} {graph.scope.name}", message))
         for d in graph.scope.decls:
             if d.kind == "link":
                 link, notes = read_link(graph, d, prefix + d.name, X_root_scope, static, self._mesh_locator(d),

@@ -61,6 +61,7 @@ class Scope:
     placement_frame: str = ""
     static: bool = False
     unsupported: tuple[str, ...] = field(default=())
+    renamed: tuple[str, ...] = field(default=())  # "file:line: message" of pre-1.7 renames
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,8 @@ def build_root(document, directories: tuple[Path, ...]) -> list[Scope]:
     scopes = [build_world(w, context) for w in document.root.findall("world")]
     for model in document.root.findall("model"):
         scopes.append(build_model(model, context))
+    if scopes and document.warnings:
+        scopes[0] = replace(scopes[0], renamed=document.warnings + scopes[0].renamed)
     if not scopes:
         raise InputError(where(document.root), "the file has no <model> or <world>")
     if len(scopes) > 1 and any(s.kind == "model" for s in scopes):
@@ -109,8 +112,14 @@ def build_model(element: etree._Element, context: ScopeContext, *, name: str | N
             decls.extend(_include(child, context, in_world=False))
         elif child.tag in DECLARATION_TAGS:
             decls.append(_declaration(child, context))
+    renamed: list[str] = []
+    decls = _rename_colliding(decls, element, context, renamed)
     _check_unique(decls, element, context)
     own_pose = parse_pose(element.find("pose"))
+    model_name = name if name else element.get("name", "")
+    if is_reserved(model_name):
+        raise InputError(where(element), f"the model name '{model_name}' is reserved "
+                         "('world' and names starting and ending with '__' are reserved)")
     return Scope(
         "model",
         name if name else element.get("name", ""),
@@ -124,6 +133,7 @@ def build_model(element: etree._Element, context: ScopeContext, *, name: str | N
         canonical_link=element.get("canonical_link", ""),
         placement_frame=placement_frame if placement_frame else element.get("placement_frame", ""),
         static=child_bool(element, "static", False) if static is None else static,
+        renamed=tuple(renamed),
     )
 
 
@@ -168,6 +178,8 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool) 
         static=None if static_text is None else static_text.lower() in ("true", "1"),
         placement_frame=child_text(element, "placement_frame"),
     )
+    if document.warnings:
+        scope = replace(scope, renamed=document.warnings + scope.renamed)
     merge = element.get("merge", "false").strip().lower() in ("true", "1")
     if not merge:
         return [Decl("model", scope.name, scope.pose, scope.relative_to, where(element), element,
@@ -201,11 +213,42 @@ def _merged(scope: Scope, element: etree._Element) -> list[Decl]:
     return decls
 
 
+def is_reserved(name: str) -> bool:
+    """libsdformat's reserved frame names: ``world`` and any name starting and ending with ``__``."""
+    return name == "world" or (name.startswith("__") and name.endswith("__"))
+
+
+def _rename_colliding(decls: list[Decl], element: etree._Element, context: ScopeContext,
+                      renamed: list[str]) -> list[Decl]:
+    """Before 1.7, libsdformat renames a joint named like a link or model to ``NAME_joint``
+    (``NAME_joint0``, ``NAME_joint1``... while taken), and a frame named like any of them to
+    ``NAME_frame``; a warning, not an error. Nothing before 1.7 refers to a joint or frame by name."""
+    if context.version >= (1, 7):
+        return decls
+    taken = {d.name for d in decls if d.kind in ("link", "model")}
+    out = []
+    for kind, suffix in (("joint", "_joint"), ("frame", "_frame")):
+        for index, d in enumerate(decls):
+            if d.kind != kind:
+                continue
+            name = d.name
+            if name in taken:
+                name, counter = d.name + suffix, 0
+                while name in taken:
+                    name, counter = f"{d.name}{suffix}{counter}", counter + 1
+                renamed.append(f"{d.where}: {kind} '{d.name}' has the name of another element in a "
+                               f"pre-1.7 file: renamed '{name}' as libsdformat does")
+                decls[index] = replace(d, name=name)
+            taken.add(name)
+    return decls
+
+
 def _check_unique(decls: list[Decl], element: etree._Element, context: ScopeContext) -> None:
     seen: dict[str, Decl] = {}
     for d in decls:
-        if d.name.startswith("__") and d.name.endswith("__"):
-            raise InputError(d.where, f"the name '{d.name}' is reserved (names may not start and end with '__')")
+        if is_reserved(d.name):
+            raise InputError(d.where, f"the {d.kind} name '{d.name}' is reserved "
+                             "('world' and names starting and ending with '__' are reserved)")
         if "::" in d.name and context.version >= (1, 8):
             raise InputError(d.where, f"the name '{d.name}' contains '::', which separates scopes")
         previous = seen.get(d.name)
