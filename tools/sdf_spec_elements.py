@@ -37,8 +37,9 @@ def _files(repo: Path, rev: str, version: str) -> dict[str, bytes]:
     return out
 
 
-def _walk(element, key: str, tree: dict, keys: set[str]) -> None:
-    node = tree.setdefault(key, {"c": {}, "a": [], "any": False})
+def _walk(element, key: str, tree: dict, keys: set[str], many: bool = True) -> None:
+    node = tree.setdefault(key, {"c": {}, "a": [], "any": False, "many": False})
+    node["many"] = node["many"] or many  # may appear more than once in some version
     keys.add(key)
     if element.get("copy_data", "").lower() == "true":
         node["any"] = True
@@ -59,13 +60,17 @@ def _walk(element, key: str, tree: dict, keys: set[str]) -> None:
                 continue
             child_key = f"{key}/{name}"
             node["c"][name] = child_key
-            _walk(child, child_key, tree, keys)
+            _walk(child, child_key, tree, keys, child.get("required", "0") in ("*", "+"))
         elif child.tag == "include":
             stem = Path(child.get("filename", "")).stem
             if stem:
                 node.setdefault("inc", [])
                 if stem not in node["inc"]:
                     node["inc"].append(stem)
+                if child.get("required", "0") in ("*", "+"):
+                    node.setdefault("inc_many", [])
+                    if stem not in node["inc_many"]:
+                        node["inc_many"].append(stem)
 
 
 def main(argv=None) -> int:
@@ -88,12 +93,20 @@ def main(argv=None) -> int:
         versions[version] = sorted(keys)
     # an include names a file; its element is that file's top element; a ref names a file too
     for node in tree.values():
+        node["several"] = sorted(name for name, key in node["c"].items() if tree[key]["many"])
         for stem in node.pop("inc", []):
             if stem in roots:
                 node["c"][roots[stem].split(":", 1)[1]] = roots[stem]
+        for stem in node.pop("inc_many", []):
+            if stem in roots:
+                node["several"].append(roots[stem].split(":", 1)[1])
         for name, stem in node.pop("ref", {}).items():
             if stem in roots:
                 node["c"][name] = roots[stem]
+                node["several"].append(name)
+    for node in tree.values():
+        node.pop("many")
+        node["several"] = sorted(set(node["several"]))
     rev = subprocess.run(["git", "-C", str(args.checkout), "rev-parse", args.commit], capture_output=True,
                          text=True).stdout.strip()
     OUT.write_text(json.dumps({"source": f"gazebosim/sdformat {rev} sdf/<version>/*.sdf",

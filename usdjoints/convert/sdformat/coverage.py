@@ -61,8 +61,6 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("model:model/pose", "converted", ""),
     ("model:model/static", "converted", ""),
     ("model:model/self_collide", "converted", ""),
-    ("model:model/model", "converted", ""),
-    ("model:model/model@name", "converted", ""),
     ("model:model/allow_auto_disable", "dropped", "body sleeping is left to the consumer"),
     ("model:model/enable_wind", "dropped", "no wind model in UsdPhysics"),
     ("*:*/include", "converted", ""),
@@ -137,7 +135,6 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("material:material", "converted", ""),
     ("material:material/diffuse", "converted", ""),
     ("material:material/*", "dropped", _DISPLAY),
-    ("material:material@*", "dropped", _DISPLAY),
     ("geometry:geometry", "converted", ""),
     ("geometry:geometry/empty", "reported", ""),
     ("box_shape:*", "converted", ""),
@@ -257,10 +254,17 @@ def _walk(element: etree._Element, key: str, tree: dict, tally: _Tally, parent_t
                 tally.add((file, key, local), _where(element), f"<{element.tag}> {local}", state[1])
     if node.get("any"):
         return
+    several = set(node.get("several", ()))
+    counted: dict[str, int] = {}
     for child in element:
         if not isinstance(child.tag, str):
             continue
         local, namespaced = _local(child.tag)
+        counted[local] = counted.get(local, 0) + 1
+        if counted[local] > 1 and local in node["c"] and local not in several:
+            tally.add((file, "repeated", key, local), _where(child), f"<{element.tag}>",
+                      f"a second <{local}>: the specification allows one, only the first is read")
+            continue
         if namespaced:
             tally.add((file, "ns", key, local), _where(child), f"<{element.tag}>",
                       f"custom element <{child.prefix}:{local}> is not interpreted")

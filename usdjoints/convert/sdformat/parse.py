@@ -75,6 +75,10 @@ def _with_undeclared_prefixes(path: Path, error: etree.XMLSyntaxError):
     the only errors are undeclared prefixes; else (None, ())."""
     prefixes: dict[str, int] = {}
     for entry in error.error_log:
+        if entry.filename and Path(entry.filename) != path and entry.filename != str(path):
+            continue  # the log can hold entries of earlier parses
+        if entry.level_name == "WARNING":
+            continue
         match = _UNDECLARED.match(entry.message)
         if entry.domain_name != "NAMESPACE" or match is None:
             return None, ()
