@@ -60,7 +60,7 @@ def build_robot(resolved: ResolvedDocument, resource_paths=()) -> ir.RobotIR:
     else:
         builder.world(graph)
         robot_pose = ir.IDENTITY
-        for note in graph.scope.unsupported + graph.scope.renamed:
+        for note in graph.scope.unsupported + graph.scope.warnings:
             where, _, message = note.partition(": ")
             builder.notes.append(ReportEntry(EntryKind.WARNING, where, "world", message))
         world_info = read_world(graph.scope.element, builder.notes)
@@ -135,7 +135,7 @@ class _Builder:
     def _links(self, graph: FrameGraph, prefix: str, X_root_scope: Pose, static: bool) -> None:
         """Links first, everywhere, so joints can look up any link's pose."""
         model_self_collide = child_bool(graph.scope.element, "self_collide", False)
-        for note in graph.scope.renamed:
+        for note in graph.scope.warnings:
             where, _, message = note.partition(": ")
             self.notes.append(ReportEntry(EntryKind.WARNING, where, f"{graph.scope.kind} {graph.scope.name}", message))
         for d in graph.scope.decls:

@@ -61,7 +61,7 @@ class Scope:
     placement_frame: str = ""
     static: bool = False
     unsupported: tuple[str, ...] = field(default=())
-    renamed: tuple[str, ...] = field(default=())  # "file:line: message" of pre-1.7 renames
+    warnings: tuple[str, ...] = field(default=())  # "file:line: message": pre-1.7 renames, recovered XML
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def build_root(document, directories: tuple[Path, ...]) -> list[Scope]:
     for model in document.root.findall("model"):
         scopes.append(build_model(model, context))
     if scopes and document.warnings:
-        scopes[0] = replace(scopes[0], renamed=document.warnings + scopes[0].renamed)
+        scopes[0] = replace(scopes[0], warnings=document.warnings + scopes[0].warnings)
     if not scopes:
         raise InputError(where(document.root), "the file has no <model> or <world>")
     if len(scopes) > 1 and any(s.kind == "model" for s in scopes):
@@ -133,7 +133,7 @@ def build_model(element: etree._Element, context: ScopeContext, *, name: str | N
         canonical_link=element.get("canonical_link", ""),
         placement_frame=placement_frame if placement_frame else element.get("placement_frame", ""),
         static=child_bool(element, "static", False) if static is None else static,
-        renamed=tuple(renamed),
+        warnings=tuple(renamed),
     )
 
 
@@ -179,7 +179,7 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool) 
         placement_frame=child_text(element, "placement_frame"),
     )
     if document.warnings:
-        scope = replace(scope, renamed=document.warnings + scope.renamed)
+        scope = replace(scope, warnings=document.warnings + scope.warnings)
     merge = element.get("merge", "false").strip().lower() in ("true", "1")
     if not merge:
         return [Decl("model", scope.name, scope.pose, scope.relative_to, where(element), element,
