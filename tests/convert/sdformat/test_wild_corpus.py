@@ -35,8 +35,8 @@ CORPUS = DATA / "sdf_corpus"
 REFERENCE = DATA / "sdf_corpus_reference"
 POSITION_TOL = 1e-6  # [m]
 ANGLE_TOL = 1e-5  # [rad]
-#: libsdformat 12 converts SDFormat 1.3 files; usdjoints reads 1.4 to 1.11 and refuses older ones.
-OLDER_THAN_1_4 = {"turtlebot3_simulations/turtlebot3_gazebo/models/turtlebot3_house/mailbox/model-1_3.sdf"}
+#: Files libsdformat 12 loads that usdjoints refuses (none: SDFormat 1.3 is read as libsdformat does).
+OLDER_THAN_1_4: set[str] = set()
 
 
 def _manifest() -> list[dict]:

@@ -444,3 +444,14 @@ def test_cli_converts_a_world_with_sensors_and_prints_the_counts(tmp_path):
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
     assert sum(1 for e in report["entries"] if e["kind"] == "kept") == 9
+
+
+def test_sdformat_1_3_is_read_as_libsdformat_converts_it(tmp_path):
+    """1_3.convert of the specification: ode/solver/dt becomes max_step_size."""
+    report, stage, descs = _convert(tmp_path, """<sdf version="1.3"><world name="w">
+      <physics type="ode"><gravity>0 0 -2</gravity><update_rate>250</update_rate>
+        <ode><solver><dt>0.004</dt></solver></ode></physics>
+      <model name="m"><link name="l"/></model></world></sdf>""")
+    assert descs["/PhysicsScene"][1].gravityMagnitude == pytest.approx(2.0)
+    assert stage.GetPrimAtPath("/PhysicsScene").GetAttribute("physxScene:timeStepsPerSecond").Get() == 250
+    assert not any("update_rate" in e.message and "specification" in e.message for e in report.dropped)

@@ -182,6 +182,14 @@ KEPT_PLACES = frozenset(
     + [("model", t) for t in MODEL_EXTRAS] + [("world", t) for t in WORLD_EXTRAS])
 
 
+#: SDFormat 1.3 names that 1.4 moved (the specification's 1_3.convert): (parent key, tag) -> 1.4 key.
+LEGACY_1_3 = {
+    ("physics:physics", "update_rate"): "physics:physics/real_time_update_rate",
+    ("physics:physics/ode/solver", "dt"): "physics:physics/max_step_size",
+    ("physics:physics/bullet", "dt"): "physics:physics/max_step_size",
+}
+
+
 @lru_cache(maxsize=1)
 def spec() -> dict:
     return json.loads(SPEC_FILE.read_text())
@@ -237,6 +245,7 @@ def coverage_notes(roots) -> list[ReportEntry]:
 
 def _walk(element: etree._Element, key: str, tree: dict, tally: _Tally, parent_tag: str) -> None:
     node = tree[key]
+    legacy = (element.getroottree().getroot().get("version") or "").strip() == "1.3"
     file = element.getroottree().docinfo.URL
     for name in element.attrib:
         local, namespaced = _local(name)
@@ -272,6 +281,8 @@ def _walk(element: etree._Element, key: str, tree: dict, tally: _Tally, parent_t
         if (element.tag, local) in KEPT_PLACES:
             continue  # the reader keeps it whole (and reports it)
         child_key = node["c"].get(local)
+        if child_key is None and legacy:
+            child_key = LEGACY_1_3.get((key, local))
         if child_key is None:
             tally.add((file, "unknown", key, local), _where(child), f"<{element.tag}>",
                       f"<{local}> is not in the SDFormat specification; not converted")

@@ -11,7 +11,10 @@ from lxml import etree
 from usdjoints.errors import InputError
 
 #: SDFormat versions this reader understands (older ones lack the frame semantics it relies on).
-SUPPORTED_VERSIONS = ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11")
+#: 1.3 is read as libsdformat reads it: as 1.4 after its conversion (1_3.convert in the
+#: specification moves physics update_rate to real_time_update_rate and ode/solver/dt or
+#: bullet/dt to max_step_size; nothing else changes).
+SUPPORTED_VERSIONS = ("1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11")
 
 
 @dataclass(frozen=True, eq=False)

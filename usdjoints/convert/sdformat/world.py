@@ -21,6 +21,8 @@ from .extras import WORLD_EXTRAS, element_pose, read_extra, source
 from .parse import child_text
 from .pose import parse_floats, where
 
+#: Where SDFormat 1.3 writes the step size (1.4 moved both to max_step_size).
+LEGACY_1_3_STEP = ("ode/solver/dt", "bullet/dt")
 #: SDFormat's documented world gravity [m/s²].
 SPEC_GRAVITY = (0.0, 0.0, -9.8)
 
@@ -48,9 +50,12 @@ def read_world(world: etree._Element, notes: list[ReportEntry]) -> ir.WorldInfo:
     kind = None
     if physics is not None:
         kind = (physics.get("type") or "ode").strip()
-        text = child_text(physics, "max_step_size")
+        step_path = "max_step_size"
+        if child_text(physics, step_path) is None and (world.getroottree().getroot().get("version") or "").strip() == "1.3":
+            step_path = next((p for p in LEGACY_1_3_STEP if child_text(physics, p) is not None), step_path)
+        text = child_text(physics, step_path)
         if text is not None:
-            step = _positive(text, physics.find("max_step_size"))
+            step = _positive(text, physics.find(step_path))
         text = child_text(physics, "real_time_factor")
         if text is not None:
             rate = _number(text, physics.find("real_time_factor"))
