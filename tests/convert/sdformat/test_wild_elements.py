@@ -455,3 +455,16 @@ def test_sdformat_1_3_is_read_as_libsdformat_converts_it(tmp_path):
     assert descs["/PhysicsScene"][1].gravityMagnitude == pytest.approx(2.0)
     assert stage.GetPrimAtPath("/PhysicsScene").GetAttribute("physxScene:timeStepsPerSecond").Get() == 250
     assert not any("update_rate" in e.message and "specification" in e.message for e in report.dropped)
+
+
+def test_model_uri_meshes_are_found_through_gz_sim_resource_path(tmp_path, monkeypatch):
+    models = tmp_path / "models"
+    (models / "part" / "meshes").mkdir(parents=True)
+    (models / "part" / "meshes" / "tri.stl").write_text(
+        "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n")
+    monkeypatch.setenv("GZ_SIM_RESOURCE_PATH", str(models))
+    report, stage, _ = _convert(tmp_path, """<sdf version="1.9"><model name="m"><link name="a">
+      <visual name="v"><geometry><mesh><uri>model://part/meshes/tri.stl</uri></mesh></geometry></visual>
+      </link></model></sdf>""")
+    assert not report.warnings
+    assert stage.GetPrimAtPath("/m/a/visual_v").IsA(UsdGeom.Mesh)

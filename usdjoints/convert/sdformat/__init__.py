@@ -11,6 +11,7 @@ from typing import Sequence
 
 from ..ir import RobotIR
 from .document import resolve_document
+from .includes import search_directories
 from .robot import SDFORMAT_DEFAULTS, build_robot
 
 __all__ = ["read_sdformat", "SDFORMAT_DEFAULTS"]
@@ -24,4 +25,5 @@ def read_sdformat(path: str | os.PathLike, *, resource_paths: Sequence[str | os.
     Everything the IR cannot carry is listed in ``RobotIR.notes``.
     """
     paths = tuple(resource_paths or ())
-    return build_robot(resolve_document(path, paths), paths)
+    # meshes are searched where includes are: the caller's paths, then GZ_SIM_RESOURCE_PATH & co.
+    return build_robot(resolve_document(path, paths), search_directories(paths))
