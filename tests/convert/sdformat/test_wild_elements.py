@@ -468,3 +468,12 @@ def test_model_uri_meshes_are_found_through_gz_sim_resource_path(tmp_path, monke
       </link></model></sdf>""")
     assert not report.warnings
     assert stage.GetPrimAtPath("/m/a/visual_v").IsA(UsdGeom.Mesh)
+
+
+def test_warnings_of_a_merged_include_reach_the_report(tmp_path):
+    (tmp_path / "part.sdf").write_text("""<sdf version="1.9"><model name="part">
+      <link name="p"><gz:note>x</gz:note></link></model></sdf>""")
+    report, _, _ = _convert(tmp_path, """<sdf version="1.9"><model name="m"><link name="base"/>
+      <include merge="true"><uri>part.sdf</uri></include></model></sdf>""")
+    assert any("namespace prefix 'gz'" in w.message and w.where.endswith("part.sdf:2") for w in report.warnings)
+    assert any("<gz:note>" in d.message for d in report.dropped)

@@ -60,7 +60,7 @@ def build_robot(resolved: ResolvedDocument, resource_paths=()) -> ir.RobotIR:
     else:
         builder.world(graph)
         robot_pose = ir.IDENTITY
-        for note in graph.scope.unsupported + graph.scope.warnings:
+        for note in graph.scope.warnings:
             where, _, message = note.partition(": ")
             builder.notes.append(ReportEntry(EntryKind.WARNING, where, "world", message))
         world_info = read_world(graph.scope.element, builder.notes)

@@ -60,7 +60,6 @@ class Scope:
     canonical_link: str = ""
     placement_frame: str = ""
     static: bool = False
-    unsupported: tuple[str, ...] = field(default=())
     warnings: tuple[str, ...] = field(default=())  # "file:line: message": pre-1.7 renames, recovered XML
 
 
@@ -91,15 +90,14 @@ def build_root(document, directories: tuple[Path, ...]) -> list[Scope]:
 
 def build_world(element: etree._Element, context: ScopeContext) -> Scope:
     decls: list[Decl] = []
-    unsupported: list[str] = []
     for child in element:
         if child.tag == "include":
-            decls.extend(_include(child, context, in_world=True))
+            decls.extend(_include(child, context, in_world=True, warnings=[]))
         elif child.tag in ("model", "frame", "joint"):
             decls.append(_declaration(child, context))
     _check_unique(decls, element, context)
     return Scope("world", element.get("name", "world"), where(element), element, context.version,
-                 context.path, tuple(decls), unsupported=tuple(unsupported))
+                 context.path, tuple(decls))
 
 
 def build_model(element: etree._Element, context: ScopeContext, *, name: str | None = None,
@@ -107,12 +105,12 @@ def build_model(element: etree._Element, context: ScopeContext, *, name: str | N
                 placement_frame: str | None = None) -> Scope:
     """A ``<model>`` element -> :class:`Scope`; the keyword overrides come from an ``<include>``."""
     decls: list[Decl] = []
+    renamed: list[str] = []
     for child in element:
         if child.tag == "include":
-            decls.extend(_include(child, context, in_world=False))
+            decls.extend(_include(child, context, in_world=False, warnings=renamed))
         elif child.tag in DECLARATION_TAGS:
             decls.append(_declaration(child, context))
-    renamed: list[str] = []
     decls = _rename_colliding(decls, element, context, renamed)
     _check_unique(decls, element, context)
     own_pose = parse_pose(element.find("pose"))
@@ -157,7 +155,8 @@ def _declaration(element: etree._Element, context: ScopeContext) -> Decl:
     return Decl("link", **common)
 
 
-def _include(element: etree._Element, context: ScopeContext, *, in_world: bool) -> list[Decl]:
+def _include(element: etree._Element, context: ScopeContext, *, in_world: bool, warnings: list[str]) -> list[Decl]:
+    """The declarations an include adds; a merged model's warnings go to ``warnings`` (its host's)."""
     uri = child_text(element, "uri")
     if uri is None:
         raise InputError(where(element), "<include> has no <uri>")
@@ -186,6 +185,7 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool) 
                      context.version, scope=scope)]
     if in_world:
         raise InputError(where(element), "merge='true' includes are only allowed inside a <model>")
+    warnings.extend(scope.warnings)
     return _merged(scope, element)
 
 
