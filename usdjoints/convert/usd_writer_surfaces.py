@@ -86,7 +86,7 @@ class SurfaceLibrary:
         UsdShade.MaterialBindingAPI.Apply(prim).Bind(material, UsdShade.Tokens.weakerThanDescendants, "physics")
         if not self._combine_noted:
             self._combine_noted = True
-            notes.add(EntryKind.WARNING, str(surface.source), "surface friction",
+            notes.add(EntryKind.CHOICE, str(surface.source), "surface friction",
                       "PhysX averages the coefficients of two touching materials; ODE multiplies them")
 
     def write_bitmask_groups(self, root: Sdf.Path, used: set[str]) -> None:
