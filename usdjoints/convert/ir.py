@@ -218,6 +218,8 @@ class Collision:
     origin: Pose | None  # in the link frame; None = not written
     geometry: Geometry | None
     source: SourceRef
+    surface: "SurfaceInfo | None" = None
+    density: float | None = None  # [kg/m³] when written (mass from colliders)
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +243,63 @@ class Inertial:
 
 
 @dataclass(frozen=True, slots=True)
+class CameraInfo:
+    """What a camera sensor says about its image: fields as written, None = not written."""
+
+    horizontal_fov: float | None = None  # [rad]
+    width: int | None = None  # [px]
+    height: int | None = None  # [px]
+    near: float | None = None  # [m]
+    far: float | None = None  # [m]
+
+
+@dataclass(frozen=True, slots=True)
+class LightInfo:
+    """A light source: ``kind`` is point, directional or spot; colours in [0, 1]."""
+
+    kind: str
+    diffuse: tuple[float, float, float, float] | None = None
+    intensity: float | None = None
+    range: float | None = None  # [m], attenuation range
+    direction: Vec3 | None = None  # in the light frame (directional and spot lights)
+    spot_inner: float | None = None  # [rad]
+    spot_outer: float | None = None  # [rad]
+    cast_shadows: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Extra:
+    """An element with no physics meaning (sensor, light, projector, plugin, ...), kept for a round trip.
+
+    ``pose`` places it in the frame of the link it is written under (None = coincident), ``xml``
+    is the element's full XML text, so a writer back to the source format could restore it.
+    ``camera``/``light`` are filled when the element maps onto a USD camera or light.
+    """
+
+    tag: str
+    name: str
+    type: str
+    pose: Pose | None
+    xml: str
+    source: SourceRef
+    owner: str = ""  # the joint a joint sensor belongs to ("" for link and world elements)
+    camera: CameraInfo | None = None
+    light: LightInfo | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SurfaceInfo:
+    """A collider's contact surface: Coulomb friction (mu, mu2 directions), restitution, collide bits."""
+
+    static_friction: float | None = None
+    dynamic_friction: float | None = None
+    restitution: float | None = None
+    collide_without_contact: bool = False
+    collide_bitmask: int | None = None
+    source: SourceRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Link:
     name: str
     inertial: Inertial | None
@@ -252,6 +311,8 @@ class Link:
     static: bool = False  # part of a static model: never moves, written without a rigid body
     kinematic: bool = False  # moved by its pose only (PhysicsRigidBodyAPI kinematicEnabled)
     gravity: bool | None = None  # False: gravity does not act on it; None = not written
+    extras: tuple[Extra, ...] = ()  # sensors, lights, plugins... kept under the link prim
+    self_collide: bool | None = None  # SDFormat self_collide (link or model); None = not written
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,6 +357,7 @@ class Joint:
     gearbox_ratio: float | None = None  # gearbox joints: theta_child = -ratio * theta_parent
     gearbox_reference_body: str | None = None  # the link both geared hinges connect to
     custom_data: Mapping[str, object] = field(default_factory=dict)  # e.g. safety_controller
+    initial_positions: tuple[float | None, ...] = ()  # per axis [rad] or [m]; None = not written
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +368,18 @@ class Frame:
     attached_to: str
     pose: Pose
     source: SourceRef
+
+
+@dataclass(frozen=True, slots=True)
+class WorldInfo:
+    """What a world says about the scene: gravity [m/s²] as a vector, the step size [s], extras."""
+
+    gravity: Vec3 | None = None
+    max_step_size: float | None = None
+    real_time_factor: float | None = None
+    physics_type: str | None = None
+    extras: tuple[Extra, ...] = ()
+    source: SourceRef | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,6 +415,8 @@ class RobotIR:
     frames: tuple[Frame, ...] = ()
     materials: Mapping[str, Material] = field(default_factory=dict)
     notes: tuple[ReportEntry, ...] = ()  # what the reader dropped or warns about, for the report
+    world: WorldInfo | None = None  # the scene settings of an SDFormat world (None: the writer's defaults)
+    extras: tuple[Extra, ...] = ()  # model- and world-level plugins, lights...: kept under the robot prim
 
     def link(self, name: str) -> Link:
         for link in self.links:

@@ -10,6 +10,7 @@ class EntryKind(str, enum.Enum):
     CHOICE = "choice"  # the source is silent and the spec gives no value; usdjoints' documented choice
     DROPPED = "dropped"  # something in the source is not in the output
     WARNING = "warning"  # converted, but a consumer may read it differently than the source means
+    KEPT = "kept"  # no physics meaning: stored in the stage (a camera, a light, or its XML as a string)
 
     def __str__(self) -> str:
         return self.value
@@ -57,6 +58,10 @@ class ConversionReport:
         return tuple(e for e in self.entries if e.kind is EntryKind.DROPPED)
 
     @property
+    def kept(self) -> tuple[ReportEntry, ...]:
+        return tuple(e for e in self.entries if e.kind is EntryKind.KEPT)
+
+    @property
     def warnings(self) -> tuple[ReportEntry, ...]:
         return tuple(e for e in self.entries if e.kind is EntryKind.WARNING)
 
@@ -92,6 +97,7 @@ class Notes:
 
     def __init__(self, entries=()):
         self.entries: list[ReportEntry] = list(entries)
+        self.seen: set = set()  # keys of things reported once per conversion (a missing mesh file)
 
     def add(self, kind: EntryKind, where: str, element: str, message: str) -> None:
         self.entries.append(ReportEntry(kind, where, element, message))

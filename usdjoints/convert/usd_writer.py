@@ -39,6 +39,8 @@ from .usd_writer_couplings import write_gear, write_screw
 from .usd_writer_plan import WELD_NAME, BasePlan, link_poses, plan_base
 from .usd_writer_geometry import MaterialLibrary, write_shape
 from .usd_writer_joints import JointPlacement, write_joint
+from .usd_writer_extras import write_extras, write_scene
+from .usd_writer_surfaces import SurfaceLibrary, write_self_collision_groups
 
 MASSLESS_MASS = 1e-3  # [kg]
 MASSLESS_INERTIA = 1e-6  # [kg·m²]
@@ -81,8 +83,7 @@ def build_stage(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tup
     if robot.pose is not None:
         _set_pose(robot_prim, robot.pose)
     scene = UsdPhysics.Scene.Define(stage, "/PhysicsScene")
-    scene.CreateGravityDirectionAttr(Gf.Vec3f(0.0, 0.0, -1.0))
-    scene.CreateGravityMagnitudeAttr(9.81)
+    write_scene(stage, scene, robot, notes)
 
     used: set[str] = set()
     link_paths: dict[str, Sdf.Path] = {}
@@ -95,10 +96,17 @@ def build_stage(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tup
     joints_path = robot_path.AppendChild(unique_child_name("joints", used))
     looks = MaterialLibrary(stage, robot_path.AppendChild(unique_child_name("Looks", used)))
     meshes = MeshCache()
+    surfaces = SurfaceLibrary(stage, robot_path.AppendChild(unique_child_name("PhysicsMaterials", used)))
     for link in robot.links:
         if link.name in link_paths:
             _write_link(stage, link_paths[link.name], link, poses[link.name], robot, notes, meshes, looks,
-                        rigid=link.name in body_paths)
+                        rigid=link.name in body_paths, surfaces=surfaces)
+        elif link.extras:
+            notes.add(EntryKind.DROPPED, str(link.source), f"link {link.name!r}",
+                      f"{len(link.extras)} sensor/plugin element(s) of a link that is not written")
+    if robot.extras:
+        write_extras(stage, robot_path, robot.extras, used, notes)
+    write_self_collision_groups(stage, robot, link_paths, body_paths, robot_path, used, notes, surfaces)
 
     UsdGeom.Scope.Define(stage, joints_path)
     placements = _placements(robot, plan, poses, body_paths, joints_path)
@@ -182,7 +190,7 @@ def _placements(robot, plan: BasePlan, poses, body_paths, joints_path) -> list[J
 
 
 def _write_link(stage, path, link: Link, pose: Pose, robot: RobotIR, notes: Notes, meshes, looks, *,
-                rigid: bool) -> None:
+                rigid: bool, surfaces=None) -> None:
     xform = UsdGeom.Xform.Define(stage, path)
     prim = xform.GetPrim()
     _name_prim(prim, link.name)
@@ -194,6 +202,7 @@ def _write_link(stage, path, link: Link, pose: Pose, robot: RobotIR, notes: Note
         if link.gravity is False:
             prim.AddAppliedSchema("PhysxRigidBodyAPI")
             prim.CreateAttribute("physxRigidBody:disableGravity", Sdf.ValueTypeNames.Bool).Set(True)
+        _write_velocity_decay(prim, link)
         _write_mass(UsdPhysics.MassAPI.Apply(prim), link, robot, notes)
     used: set[str] = set()
     for kind, shapes in (("visual", link.visuals), ("collision", link.collisions)):
@@ -206,15 +215,33 @@ def _write_link(stage, path, link: Link, pose: Pose, robot: RobotIR, notes: Note
                                 where=str(shape.source), element=f"link {link.name!r} {kind} {index}")
             if gprim is not None and kind == "visual" and shape.material is not None:
                 looks.bind(gprim, shape.material, notes, str(shape.source))
+            if gprim is not None and kind == "collision" and surfaces is not None:
+                surfaces.apply(gprim.GetPrim(), shape, link, rigid, notes)
+    if link.extras:
+        write_extras(stage, path, link.extras, used, notes)
     if link.custom_data:
         for key, value in link.custom_data.items():
             prim.SetCustomDataByKey(key, value)
+
+
+def _write_velocity_decay(prim, link: Link) -> None:
+    """SDFormat velocity_decay (a velocity-proportional decay per second) as PhysX body damping."""
+    for tag in ("linear", "angular"):
+        value = link.custom_data.get(f"sdformat:velocity_decay_{tag}")
+        if value is not None:
+            prim.AddAppliedSchema("PhysxRigidBodyAPI")
+            prim.CreateAttribute(f"physxRigidBody:{tag}Damping", Sdf.ValueTypeNames.Float).Set(float(value))
 
 
 def _write_mass(mass_api: UsdPhysics.MassAPI, link: Link, robot: RobotIR, notes: Notes) -> None:
     inertial = link.inertial
     where = str(inertial.source if inertial else link.source)
     mass = None if inertial is None else inertial.mass
+    if any(c.density is not None for c in link.collisions) and (inertial is None or inertial.mass is None):
+        # the colliders' density gives the mass: PhysX integrates it over their volume
+        notes.add(EntryKind.CHOICE, where, f"link {link.name!r} mass",
+                  "no mass written: the colliders' <density> gives it (PhysX computes mass from volume)")
+        return
     if inertial is not None and mass is None:
         notes.add(EntryKind.DEFAULT, where, f"link {link.name!r} mass",
                   f"not written; the {robot.defaults.format} default {robot.defaults.mass} kg is used")

@@ -113,6 +113,11 @@ def _missing(notes: Notes, where: str, element: str, what: str):
 
 def _write_mesh(stage, path, geometry: MeshRef, meshes: MeshCache, notes: Notes, where: str, element: str):
     if geometry.path is None:
+        key = ("missing mesh", geometry.uri, geometry.searched)
+        if key in notes.seen:  # one warning per missing file; each shape is still listed as dropped
+            notes.add(EntryKind.DROPPED, where, element, f"mesh {geometry.uri!r} not found (warned above)")
+            return None
+        notes.seen.add(key)
         notes.add(EntryKind.WARNING, where, element,
                   f"mesh {not_found_message(geometry.uri, geometry.searched)}; the shape is skipped")
         return None

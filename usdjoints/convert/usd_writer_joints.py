@@ -183,6 +183,7 @@ def _write_single_axis(prim, usd_joint, joint: Joint, robot: RobotIR, notes: Not
     instance = "angular" if angular else "linear"
     _write_drive(prim, instance, axis, angular, robot, notes, joint)
     _write_axis_properties(prim, instance, axis, angular, robot, notes, joint)
+    _write_initial_position(prim, instance, joint, 0, angular, notes)
 
 
 def _write_drive(prim, instance: str, axis: JointAxis, angular: bool, robot: RobotIR, notes: Notes,
@@ -201,6 +202,21 @@ def _write_drive(prim, instance: str, axis: JointAxis, angular: bool, robot: Rob
         if effort == 0.0:
             notes.add(EntryKind.WARNING, where, f"joint {joint.name!r} effort",
                       "is 0: the drive can apply no force")
+    if axis.spring_stiffness is not None and axis.spring_stiffness != 0.0:
+        # a spring pulls toward its reference: PhysX's drive force is k (target - q) + d (v* - v)
+        reference = axis.spring_reference or 0.0
+        stiffness = axis.spring_stiffness
+        drive.CreateStiffnessAttr(angular_gain_per_rad_to_per_deg(stiffness) if angular else stiffness)
+        drive.CreateTargetPositionAttr(rad_to_deg(reference) if angular else reference)
+        notes.add(EntryKind.CHOICE, where, f"joint {joint.name!r} spring",
+                  f"spring_stiffness {stiffness} and spring_reference {reference} written as the drive's "
+                  "stiffness and target position")
+        if effort is not None and math.isfinite(effort):
+            notes.add(EntryKind.WARNING, where, f"joint {joint.name!r} spring",
+                      f"the drive's maxForce (effort {effort}) also caps the spring force, which SDFormat does not")
+    elif axis.spring_reference is not None:
+        notes.add(EntryKind.DROPPED, where, f"joint {joint.name!r} spring_reference",
+                  "a spring reference without stiffness exerts no force")
     if effort and velocity and effort > 0.0 and velocity > 0.0:
         damping = effort / velocity
         drive.CreateDampingAttr(angular_gain_per_rad_to_per_deg(damping) if angular else damping)
@@ -236,6 +252,19 @@ def _write_axis_properties(prim, instance: str, axis: JointAxis, angular: bool, 
         prim.CreateAttribute(f"physxJointAxis:{instance}:{name}", Sdf.ValueTypeNames.Float).Set(float(value))
 
 
+def _write_initial_position(prim, instance: str, joint: Joint, index: int, angular: bool, notes: Notes) -> None:
+    """SDFormat ``initial_position`` as PhysX joint state (the articulation starts there)."""
+    if index >= len(joint.initial_positions) or joint.initial_positions[index] is None:
+        return
+    value = joint.initial_positions[index]
+    prim.AddAppliedSchema(f"PhysicsJointStateAPI:{instance}")
+    prim.CreateAttribute(f"state:{instance}:physics:position", Sdf.ValueTypeNames.Float, custom=False).Set(
+        float(rad_to_deg(value) if angular else value))
+    prim.CreateAttribute(f"state:{instance}:physics:velocity", Sdf.ValueTypeNames.Float, custom=False).Set(0.0)
+    notes.add(EntryKind.CHOICE, str(joint.source), f"joint {joint.name!r} initial_position",
+              f"{value} written as joint state {instance} (bodies are placed at q = 0)")
+
+
 def _write_planar(prim, joint: Joint, robot: RobotIR, notes: Notes) -> None:
     """Free: rotation about the normal (X) and translation in the plane (Y, Z); the rest locked."""
     for instance in ("transX", "rotY", "rotZ"):
@@ -262,6 +291,9 @@ def _write_two_rotations(prim, joint: Joint, robot: RobotIR, notes: Notes) -> No
         limit.CreateLowAttr(rad_to_deg(lower))
         limit.CreateHighAttr(rad_to_deg(upper))
         _write_drive(prim, instance, axis, True, robot, notes, joint)
+        _write_axis_properties(prim, instance, axis, True, robot, notes, joint)
+    for index, instance in enumerate(("rotX", "rotY")):
+        _write_initial_position(prim, instance, joint, index, True, notes)
 
 
 def _write_mimic(prim, joint: Joint, robot: RobotIR, notes: Notes, joint_paths: dict[str, Sdf.Path]) -> None:

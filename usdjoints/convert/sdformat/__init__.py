@@ -1,4 +1,4 @@
-"""SDFormat (1.4 to 1.11) reader: a ``.sdf`` file -> :class:`usdjoints.convert.ir.RobotIR`.
+"""SDFormat (1.4 to 1.11, and 1.3 as libsdformat converts it) reader: a ``.sdf`` file -> :class:`usdjoints.convert.ir.RobotIR`.
 
 Stages: parse.py (lxml, version) -> scope.py (declarations, includes expanded by includes.py)
 -> frames.py (the relative_to and attached_to graphs) -> links.py / joints.py / axes.py ->
@@ -11,6 +11,7 @@ from typing import Sequence
 
 from ..ir import RobotIR
 from .document import resolve_document
+from .includes import search_directories
 from .robot import SDFORMAT_DEFAULTS, build_robot
 
 __all__ = ["read_sdformat", "SDFORMAT_DEFAULTS"]
@@ -24,4 +25,5 @@ def read_sdformat(path: str | os.PathLike, *, resource_paths: Sequence[str | os.
     Everything the IR cannot carry is listed in ``RobotIR.notes``.
     """
     paths = tuple(resource_paths or ())
-    return build_robot(resolve_document(path, paths), paths)
+    # meshes are searched where includes are: the caller's paths, then GZ_SIM_RESOURCE_PATH & co.
+    return build_robot(resolve_document(path, paths), search_directories(paths))

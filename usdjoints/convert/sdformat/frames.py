@@ -5,7 +5,9 @@ Rules (SDFormat 1.7+, which libsdformat also applies to older files after conver
 * ``__model__`` is the model frame; in a world, ``world`` is the root.
 * Default ``relative_to``: a link or nested model -> the model frame; a joint -> its child frame;
   a frame -> its ``attached_to`` frame, whose default is the model frame (the world in a world).
-* A name ``A::B`` reaches into nested model ``A``; a scope never sees its parent's names.
+* A name ``A::B`` reaches into nested model ``A``; a scope never sees its parent's names. In 1.7
+  a declaration may itself be named ``A::B`` (libsdformat's partially flattened output): a
+  declared name is always taken literally first.
 * A nested model's ``placement_frame`` P makes its pose the pose of P, so
   ``X_parent_model = X_parent_relative_to * X_pose * inv(X_model_P)``.
 * Attached_to resolution (the body a frame moves with): a frame -> its ``attached_to``;
@@ -50,7 +52,7 @@ class FrameGraph:
 
     def exists(self, name: str) -> bool:
         """Whether ``name`` (possibly scoped ``A::B``) names a frame visible from this scope."""
-        if name == self.root_name:
+        if name == self.root_name or name in self._decls:
             return True
         head, sep, rest = name.partition("::")
         if sep:
@@ -72,7 +74,7 @@ class FrameGraph:
         if name == self.root_name:
             return IDENTITY
         head, sep, rest = name.partition("::")
-        if sep:
+        if sep and name not in self._decls:  # a 1.7 flattened name 'A::B' is a literal name
             return self.pose(head).compose(self.nested(head).pose(rest))
         cached = self._poses.get(name)
         if cached is not None:
@@ -129,7 +131,7 @@ class FrameGraph:
         if name == "__model__":
             return self.canonical_link()
         head, sep, rest = name.partition("::")
-        if sep:
+        if sep and name not in self._decls:
             return _join(head, self.nested(head).body(rest))
         cached = self._bodies.get(name)
         if cached is not None:

@@ -1,8 +1,15 @@
 """Finding the file an ``<include>`` names.
 
-Search order for a URI: ``model://NAME`` looks for ``NAME`` in each resource directory; a
-relative URI is tried next to the including file first, then in each resource directory. The
-resource directories are the caller's ``resource_paths``, then ``GZ_SIM_RESOURCE_PATH``,
+Search order for a URI, libsdformat's ``findFile`` (URI path map, then the scheme stripped and
+the path tried in the local directory, as written, in ``SDF_PATH``, then the find callback that
+gz-sim points at ``GZ_SIM_RESOURCE_PATH``), with the including file's folder as the local one:
+
+1. ``model://NAME/...``: ``NAME/...`` in each resource directory;
+2. the scheme (``file://``, ``model://``, any ``xxx://``) stripped: an absolute path as it is;
+   a relative one in the including file's folder, then the current directory, then each
+   resource directory.
+
+The resource directories are the caller's ``resource_paths``, then ``GZ_SIM_RESOURCE_PATH``,
 ``IGN_GAZEBO_RESOURCE_PATH`` and ``SDF_PATH`` (each a list separated by ``os.pathsep``). A
 directory is a model directory: its ``model.config`` names one SDFormat file per version and
 the newest version this reader supports is taken; without a config, ``model.sdf``.
@@ -36,14 +43,16 @@ def resolve_uri(uri: str, base_dir: Path, directories: tuple[Path, ...], where: 
     if uri.startswith(("http://", "https://")):
         raise InputError(where, f"include uri '{uri}' is remote; usdjoints does not download models",
                          "download the model and pass its parent directory with --resource-path")
-    if uri.startswith("file://"):
-        candidates = [Path(uri[len("file://"):])]
-    elif uri.startswith("model://"):
-        candidates = [d / uri[len("model://"):] for d in directories]
-    elif os.path.isabs(uri):
-        candidates = [Path(uri)]
+    candidates: list[Path] = []
+    if uri.startswith("model://"):
+        candidates += [d / uri[len("model://"):] for d in directories]
+    stripped = uri.split("://", 1)[1] if "://" in uri else uri
+    if not stripped:
+        raise InputError(where, f"include uri '{uri}' names no file")
+    if os.path.isabs(stripped):
+        candidates.append(Path(stripped))
     else:
-        candidates = [base_dir / uri] + [d / uri for d in directories]
+        candidates += [base_dir / stripped, Path.cwd() / stripped] + [d / stripped for d in directories]
     for candidate in candidates:
         if candidate.is_dir():
             return model_file_in(candidate, where)

@@ -25,11 +25,12 @@ from usdjoints.errors import InputError
 
 from .. import ir
 from ..report import EntryKind, ReportEntry
-from .axes import SdfAxis, read_axis
+from .axes import SdfAxis, _number, read_axis
+from .extras import JOINT_EXTRAS, element_pose, read_extra
 from .frames import FrameGraph
-from .links import source, source_of, to_ir_pose
+from .links import kept_note, source, source_of, to_ir_pose
 from .parse import child_text
-from .pose import Pose
+from .pose import Pose, where
 from .scope import Decl
 
 JOINT_TYPES = {
@@ -64,8 +65,10 @@ def screw_thread_pitch_m_per_rad(joint: Decl) -> float:
 
 
 def read_joint(graph: FrameGraph, d: Decl, name: str, prefix: str, X_root_scope: Pose,
-               link_pose) -> tuple[ir.Joint, list[ReportEntry]]:
-    """Joint ``d`` of ``graph``; ``prefix`` scopes link names; ``link_pose(name)`` = X_root_link."""
+               link_pose) -> tuple[ir.Joint, list[ReportEntry], tuple[ir.Extra, ...]]:
+    """Joint ``d`` of ``graph``; ``prefix`` scopes link names; ``link_pose(name)`` = X_root_link.
+
+    The third value holds the joint's sensors and plugins, placed in the child link's frame."""
     notes: list[ReportEntry] = []
     kind = d.element.get("type", "")
     joint_type = JOINT_TYPES.get(kind)
@@ -137,14 +140,32 @@ def read_joint(graph: FrameGraph, d: Decl, name: str, prefix: str, X_root_scope:
             body = graph.body(reference)
             gearbox_reference = "world" if body == "world" else prefix + body
             custom["sdformat:gearbox_reference_body"] = gearbox_reference
-    if d.element.find("sensor") is not None:
-        custom["sdformat:sensors"] = [s.get("name", "") for s in d.element.findall("sensor")]
-        notes.append(ReportEntry(EntryKind.DROPPED, d.where, f"joint {name}", "joint sensors kept as custom data only"))
+    extras = []
+    X_child_joint = pose_in_child
+    for element in d.element:
+        if not (isinstance(element.tag, str) and element.tag in JOINT_EXTRAS):
+            continue
+        own, relative_to = element_pose(element)
+        # placed in the child link, which carries the joint frame as it moves
+        if relative_to:
+            if relative_to == "__model__":
+                relative_to = d.model_alias
+            if not graph.exists(relative_to):
+                raise InputError(where(element.find("pose")), f"relative_to '{relative_to}' names no frame of the model")
+            X_child_frame = link_pose(child).inverse().compose(X_root_scope.compose(graph.pose(relative_to)))
+        else:
+            X_child_frame = X_child_joint
+        pose = to_ir_pose(X_child_frame).compose(own or ir.IDENTITY)
+        extra = read_extra(element, pose, owner=name)
+        extras.append(extra)
+        notes.append(kept_note(extra, f"joint {name}"))
+    initial = tuple(_number(d.element, f"{tag}/initial_position", None) for tag in ("axis", "axis2")[:len(axes)])
 
     joint = ir.Joint(name, joint_type, parent, child, to_ir_pose(pose_in_parent), tuple(axes), source(d.element),
                      pose_in_child=to_ir_pose(pose_in_child), mimic=mimic, thread_pitch=thread_pitch,
-                     gearbox_ratio=gearbox_ratio, gearbox_reference_body=gearbox_reference, custom_data=custom)
-    return joint, notes
+                     gearbox_ratio=gearbox_ratio, gearbox_reference_body=gearbox_reference, custom_data=custom,
+                     initial_positions=initial if any(v is not None for v in initial) else ())
+    return joint, notes, tuple(extras)
 
 
 def _default_axis(graph: FrameGraph, d: Decl, tag: str) -> SdfAxis:

@@ -1,8 +1,8 @@
 """``<link>`` -> :class:`usdjoints.convert.ir.Link`: inertial, visuals, collisions, flags, extras.
 
 What RobotIR has no place for is kept in ``Link.custom_data`` under ``sdformat:`` keys
-(kinematic, gravity, static, sensors, plugins, limits of ellipsoids...) and reported as a note,
-never dropped silently.
+(kinematic, gravity, static, velocity decay) and reported as a note, never dropped silently.
+Sensors, lights, projectors and plugins become ``Link.extras`` (see extras.py).
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from usdjoints.errors import InputError
 
 from .. import ir
 from ..report import EntryKind, ReportEntry
+from .extras import LINK_EXTRAS, read_extra
 from .frames import FrameGraph
 from .parse import child_bool, child_text
 from .pose import Pose, parse_floats, parse_pose, where
@@ -36,7 +37,7 @@ def source_of(where_text: str) -> ir.SourceRef:
 
 
 def read_link(graph: FrameGraph, d: Decl, name: str, X_root_scope: Pose, static: bool,
-              locate_mesh) -> tuple[ir.Link, list[ReportEntry]]:
+              locate_mesh, model_self_collide: bool = False) -> tuple[ir.Link, list[ReportEntry]]:
     """Link ``d`` of ``graph`` named ``name`` in the robot; ``X_root_scope`` places its scope.
 
     ``locate_mesh(uri, element)`` returns an :class:`ir.MeshRef`.
@@ -53,17 +54,6 @@ def read_link(graph: FrameGraph, d: Decl, name: str, X_root_scope: Pose, static:
         custom["sdformat:kinematic"] = True
     if not child_bool(element, "gravity", True):
         custom["sdformat:gravity"] = False
-    for sensor in element.findall("sensor"):
-        custom.setdefault("sdformat:sensors", []).append(
-            {"name": sensor.get("name", ""), "type": sensor.get("type", ""), "xml": etree.tostring(sensor, encoding="unicode")})
-        notes.append(ReportEntry(EntryKind.DROPPED, where(sensor), f"link {name}",
-                                 f"sensor '{sensor.get('name', '')}' ({sensor.get('type', '')}) kept as custom data only"))
-    for tag in ("plugin", "light", "projector", "audio_source", "audio_sink", "particle_emitter", "battery"):
-        for extra in element.findall(tag):
-            custom.setdefault(f"sdformat:{tag}s", []).append(etree.tostring(extra, encoding="unicode"))
-            notes.append(ReportEntry(EntryKind.DROPPED, where(extra), f"link {name}",
-                                     f"<{tag}> kept as custom data only"))
-
     def origin(child: etree._Element) -> ir.Pose | None:
         """A visual/collision pose in the link frame; its relative_to names a frame of the model."""
         pose_element = child.find("pose")
@@ -78,17 +68,35 @@ def read_link(graph: FrameGraph, d: Decl, name: str, X_root_scope: Pose, static:
             raise InputError(where(pose_element), f"relative_to '{relative_to}' names no frame of the model")
         return to_ir_pose(X_scope_link.inverse().compose(graph.pose(relative_to)).compose(pose))
 
+    extras = []
+    for child in element:
+        if isinstance(child.tag, str) and child.tag in LINK_EXTRAS:
+            extra = read_extra(child, origin(child))
+            extras.append(extra)
+            notes.append(kept_note(extra, f"link {name}"))
+    self_collide = child_text(element, "self_collide")
+    velocity_decay = element.find("velocity_decay")
+    if velocity_decay is not None:
+        for tag in ("linear", "angular"):
+            value = child_text(velocity_decay, tag)
+            if value is not None:
+                custom[f"sdformat:velocity_decay_{tag}"] = _float(value, velocity_decay.find(tag))
+
     visuals, collisions = [], []
     for visual in element.findall("visual"):
         geometry = _geometry(visual, name, locate_mesh, notes)
         visuals.append(ir.Visual(visual.get("name"), origin(visual), geometry, _material(visual), source(visual)))
     for collision in element.findall("collision"):
         geometry = _geometry(collision, name, locate_mesh, notes)
-        collisions.append(ir.Collision(collision.get("name"), origin(collision), geometry, source(collision)))
+        density = child_text(collision, "density")
+        collisions.append(ir.Collision(collision.get("name"), origin(collision), geometry, source(collision),
+                                       surface=read_surface(collision, name, notes),
+                                       density=None if density is None else _float(density, collision.find("density"))))
     link = ir.Link(name, _inertial(element, name, notes, origin), tuple(visuals), tuple(collisions), source(element),
                    pose=to_ir_pose(X_root_scope.compose(X_scope_link)), custom_data=custom,
                    static=static, kinematic=bool(custom.get("sdformat:kinematic", False)),
-                   gravity=False if custom.get("sdformat:gravity") is False else None)
+                   gravity=False if custom.get("sdformat:gravity") is False else None, extras=tuple(extras),
+                   self_collide=model_self_collide if self_collide is None else self_collide.lower() in ("true", "1"))
     return link, notes
 
 
@@ -176,3 +184,44 @@ def _material(visual: etree._Element) -> ir.Material | None:
         raise InputError(where(diffuse), "<diffuse> needs 3 or 4 numbers")
     rgba = tuple(values) + ((1.0,) if len(values) == 3 else ())
     return ir.Material(None, rgba=rgba, source=source(material))
+
+
+def kept_note(extra: ir.Extra, element: str) -> ReportEntry:
+    """The report line of an element kept in the stage (as a camera, a light or its XML)."""
+    label = f"<{extra.tag}> '{extra.name}'" + (f" ({extra.type})" if extra.type else "")
+    holder = "a USD camera" if extra.camera else ("a UsdLux light" if extra.light else "a prim")
+    return ReportEntry(EntryKind.KEPT, str(extra.source), element,
+                       f"{label} written as {holder} with its XML in the string attribute sdformat:xml")
+
+
+def read_surface(collision: etree._Element, link: str, notes: list[ReportEntry]) -> ir.SurfaceInfo | None:
+    """``collision/surface``: Coulomb friction, restitution and the contact flags PhysX can hold."""
+    surface = collision.find("surface")
+    if surface is None:
+        return None
+    mu = _surface_number(surface, "friction/ode/mu")
+    mu2 = _surface_number(surface, "friction/ode/mu2")
+    if mu is None:
+        mu = _surface_number(surface, "friction/bullet/friction")
+        mu2 = _surface_number(surface, "friction/bullet/friction2")
+    if mu is not None and mu2 is not None and mu2 != mu:
+        notes.append(ReportEntry(EntryKind.WARNING, where(surface), f"link {link}",
+                                 f"friction mu {mu} and mu2 {mu2} differ: PhysX friction is isotropic, mu is used"))
+    restitution = _surface_number(surface, "bounce/restitution_coefficient")
+    contact = surface.find("contact")
+    without_contact = contact is not None and child_bool(contact, "collide_without_contact", False)
+    bitmask_text = child_text(contact, "collide_bitmask") if contact is not None else None
+    bitmask = None
+    if bitmask_text is not None:
+        try:
+            bitmask = int(bitmask_text, 0)
+        except ValueError as e:
+            raise InputError(where(contact.find("collide_bitmask")),
+                             f"<collide_bitmask> holds '{bitmask_text}', which is not an integer") from e
+    return ir.SurfaceInfo(static_friction=mu, dynamic_friction=mu, restitution=restitution,
+                          collide_without_contact=without_contact, collide_bitmask=bitmask, source=source(surface))
+
+
+def _surface_number(surface: etree._Element, path: str) -> float | None:
+    text = child_text(surface, path)
+    return None if text is None else _float(text, surface.find(path))

@@ -9,6 +9,7 @@ joints connect them. Nested and world models scope their element names with ``::
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 from lxml import etree
@@ -21,7 +22,11 @@ from ..resolve import ResourceLocator
 from .document import ResolvedDocument, top_model_pose
 from .frames import FrameGraph
 from .joints import read_joint
-from .links import read_link, source, to_ir_pose
+from .links import kept_note, read_link, source, to_ir_pose
+from .extras import MODEL_EXTRAS, read_extra
+from .parse import child_bool
+from .world import read_world
+from .coverage import coverage_notes
 from .pose import IDENTITY, Pose
 
 SDFORMAT_DEFAULTS = ir.SpecDefaults(
@@ -46,6 +51,7 @@ def build_robot(resolved: ResolvedDocument, resource_paths=()) -> ir.RobotIR:
         raise InputError(str(resolved.path), f"the file holds {len(resolved.graphs)} worlds; convert one world per file")
     graph = resolved.graphs[0]
     builder = _Builder(tuple(str(p) for p in resource_paths or ()))
+    world_info = None
     if graph.scope.kind == "model":
         # a joint to the world is placed relative to the world frame, which the model pose moves
         builder.link_poses["world"] = top_model_pose(graph).inverse()
@@ -54,16 +60,23 @@ def build_robot(resolved: ResolvedDocument, resource_paths=()) -> ir.RobotIR:
     else:
         builder.world(graph)
         robot_pose = ir.IDENTITY
-        for note in graph.scope.unsupported:
+        for note in graph.scope.warnings:
             where, _, message = note.partition(": ")
-            builder.notes.append(ReportEntry(EntryKind.DROPPED, where, "world", message))
+            builder.notes.append(ReportEntry(EntryKind.WARNING, where, "world", message))
+        world_info = read_world(graph.scope.element, builder.notes)
+        builder.extras.extend(world_info.extras)
+    builder.notes.extend(coverage_notes(_documents(graph.scope)))
+    links = builder.links
+    if builder.joint_extras:
+        links = [replace(link, extras=link.extras + tuple(builder.joint_extras.get(link.name, ())))
+                 for link in links]
     uses_world = any(j.parent == "world" for j in builder.joints)
     if uses_world:
         # the implicit world frame stands in as RobotIR.world_link, never written as a body
-        builder.links.insert(0, ir.Link("world", None, (), (), source(graph.scope.element)))
+        links.insert(0, ir.Link("world", None, (), (), source(graph.scope.element)))
     return ir.RobotIR(
         name=graph.scope.name,
-        links=tuple(builder.links),
+        links=tuple(links),
         joints=tuple(builder.joints),
         source=source(graph.scope.element),
         defaults=SDFORMAT_DEFAULTS,
@@ -71,7 +84,26 @@ def build_robot(resolved: ResolvedDocument, resource_paths=()) -> ir.RobotIR:
         pose=robot_pose,
         frames=tuple(builder.frames),
         notes=tuple(builder.notes),
+        world=world_info,
+        extras=tuple(builder.extras),
     )
+
+
+def _documents(scope) -> list:
+    """The ``<sdf>`` elements of the file and of every file it includes, each once."""
+    seen: dict[int, object] = {}
+
+    def visit(s) -> None:
+        root = s.element.getroottree().getroot()
+        seen.setdefault(id(root), root)
+        for d in s.decls:
+            if d.scope is not None:
+                visit(d.scope)
+            else:
+                root = d.element.getroottree().getroot()  # merged includes keep their declarations
+                seen.setdefault(id(root), root)
+    visit(scope)
+    return list(seen.values())
 
 
 class _Builder:
@@ -84,6 +116,8 @@ class _Builder:
         self.frames: list[ir.Frame] = []
         self.notes: list[ReportEntry] = []
         self.link_poses: dict[str, Pose] = {"world": IDENTITY}
+        self.extras: list[ir.Extra] = []
+        self.joint_extras: dict[str, list[ir.Extra]] = {}
 
     def world(self, graph: FrameGraph) -> None:
         for d in graph.scope.decls:
@@ -100,24 +134,34 @@ class _Builder:
 
     def _links(self, graph: FrameGraph, prefix: str, X_root_scope: Pose, static: bool) -> None:
         """Links first, everywhere, so joints can look up any link's pose."""
+        model_self_collide = child_bool(graph.scope.element, "self_collide", False)
+        for note in graph.scope.warnings:
+            where, _, message = note.partition(": ")
+            self.notes.append(ReportEntry(EntryKind.WARNING, where, f"{graph.scope.kind} {graph.scope.name}", message))
         for d in graph.scope.decls:
             if d.kind == "link":
-                link, notes = read_link(graph, d, prefix + d.name, X_root_scope, static, self._mesh_locator(d))
+                link, notes = read_link(graph, d, prefix + d.name, X_root_scope, static, self._mesh_locator(d),
+                                        model_self_collide)
                 self.links.append(link)
                 self.notes.extend(notes)
                 self.link_poses[link.name] = X_root_scope.compose(graph.pose(d.name))
             elif d.kind == "model":
                 self._links(graph.nested(d.name), f"{prefix}{d.name}::", X_root_scope.compose(graph.pose(d.name)),
                             static or d.scope.static)
-        for extra in graph.scope.element.findall("plugin"):
-            self.notes.append(ReportEntry(EntryKind.DROPPED, f"{extra.getroottree().docinfo.URL}:{extra.sourceline}",
-                                          f"{graph.scope.kind} {graph.scope.name}",
-                                          f"plugin '{extra.get('name', '')}' is not converted"))
+        if graph.scope.kind == "model":
+            for element in graph.scope.element:
+                if isinstance(element.tag, str) and element.tag in MODEL_EXTRAS:
+                    extra = read_extra(element, None, owner=prefix.rstrip(":") or graph.scope.name)
+                    self.extras.append(extra)
+                    self.notes.append(kept_note(extra, f"model {prefix.rstrip(':') or graph.scope.name}"))
 
     def _rest(self, graph: FrameGraph, prefix: str, X_root_scope: Pose) -> None:
         for d in graph.scope.decls:
             if d.kind == "joint":
-                joint, notes = read_joint(graph, d, prefix + d.name, prefix, X_root_scope, self.link_poses.__getitem__)
+                joint, notes, extras = read_joint(graph, d, prefix + d.name, prefix, X_root_scope,
+                                                  self.link_poses.__getitem__)
+                if extras:
+                    self.joint_extras.setdefault(joint.child, []).extend(extras)
                 self.joints.append(joint)
                 self.notes.extend(notes)
             elif d.kind == "frame":
@@ -134,9 +178,6 @@ class _Builder:
         locator = ResourceLocator(str(base), {}, self.resource_paths)
 
         def locate(uri: str, element: etree._Element, scale):
-            found = locator.resolve(uri)
-            if found.path is None:
-                self.notes.append(ReportEntry(EntryKind.WARNING, f"{element.getroottree().docinfo.URL}:{element.sourceline}",
-                                              "mesh", f"mesh '{uri}' was not found (searched {len(found.searched)} places)"))
+            found = locator.resolve(uri)  # a missing file is reported once, by the writer
             return ir.MeshRef(uri, found.path, scale, found.searched)
         return locate

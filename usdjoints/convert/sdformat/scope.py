@@ -60,7 +60,7 @@ class Scope:
     canonical_link: str = ""
     placement_frame: str = ""
     static: bool = False
-    unsupported: tuple[str, ...] = field(default=())
+    warnings: tuple[str, ...] = field(default=())  # "file:line: message": pre-1.7 renames, recovered XML
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,8 @@ def build_root(document, directories: tuple[Path, ...]) -> list[Scope]:
     scopes = [build_world(w, context) for w in document.root.findall("world")]
     for model in document.root.findall("model"):
         scopes.append(build_model(model, context))
+    if scopes and document.warnings:
+        scopes[0] = replace(scopes[0], warnings=document.warnings + scopes[0].warnings)
     if not scopes:
         raise InputError(where(document.root), "the file has no <model> or <world>")
     if len(scopes) > 1 and any(s.kind == "model" for s in scopes):
@@ -88,17 +90,14 @@ def build_root(document, directories: tuple[Path, ...]) -> list[Scope]:
 
 def build_world(element: etree._Element, context: ScopeContext) -> Scope:
     decls: list[Decl] = []
-    unsupported: list[str] = []
     for child in element:
         if child.tag == "include":
-            decls.extend(_include(child, context, in_world=True))
+            decls.extend(_include(child, context, in_world=True, warnings=[]))
         elif child.tag in ("model", "frame", "joint"):
             decls.append(_declaration(child, context))
-        elif child.tag in ("actor", "light", "population"):
-            unsupported.append(f"{where(child)}: <{child.tag}> is not converted")
     _check_unique(decls, element, context)
     return Scope("world", element.get("name", "world"), where(element), element, context.version,
-                 context.path, tuple(decls), unsupported=tuple(unsupported))
+                 context.path, tuple(decls))
 
 
 def build_model(element: etree._Element, context: ScopeContext, *, name: str | None = None,
@@ -106,13 +105,19 @@ def build_model(element: etree._Element, context: ScopeContext, *, name: str | N
                 placement_frame: str | None = None) -> Scope:
     """A ``<model>`` element -> :class:`Scope`; the keyword overrides come from an ``<include>``."""
     decls: list[Decl] = []
+    renamed: list[str] = []
     for child in element:
         if child.tag == "include":
-            decls.extend(_include(child, context, in_world=False))
+            decls.extend(_include(child, context, in_world=False, warnings=renamed))
         elif child.tag in DECLARATION_TAGS:
             decls.append(_declaration(child, context))
+    decls = _rename_colliding(decls, element, context, renamed)
     _check_unique(decls, element, context)
     own_pose = parse_pose(element.find("pose"))
+    model_name = name if name else element.get("name", "")
+    if is_reserved(model_name):
+        raise InputError(where(element), f"the model name '{model_name}' is reserved "
+                         "('world' and names starting and ending with '__' are reserved)")
     return Scope(
         "model",
         name if name else element.get("name", ""),
@@ -126,6 +131,7 @@ def build_model(element: etree._Element, context: ScopeContext, *, name: str | N
         canonical_link=element.get("canonical_link", ""),
         placement_frame=placement_frame if placement_frame else element.get("placement_frame", ""),
         static=child_bool(element, "static", False) if static is None else static,
+        warnings=tuple(renamed),
     )
 
 
@@ -149,7 +155,8 @@ def _declaration(element: etree._Element, context: ScopeContext) -> Decl:
     return Decl("link", **common)
 
 
-def _include(element: etree._Element, context: ScopeContext, *, in_world: bool) -> list[Decl]:
+def _include(element: etree._Element, context: ScopeContext, *, in_world: bool, warnings: list[str]) -> list[Decl]:
+    """The declarations an include adds; a merged model's warnings go to ``warnings`` (its host's)."""
     uri = child_text(element, "uri")
     if uri is None:
         raise InputError(where(element), "<include> has no <uri>")
@@ -170,12 +177,15 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool) 
         static=None if static_text is None else static_text.lower() in ("true", "1"),
         placement_frame=child_text(element, "placement_frame"),
     )
+    if document.warnings:
+        scope = replace(scope, warnings=document.warnings + scope.warnings)
     merge = element.get("merge", "false").strip().lower() in ("true", "1")
     if not merge:
         return [Decl("model", scope.name, scope.pose, scope.relative_to, where(element), element,
                      context.version, scope=scope)]
     if in_world:
         raise InputError(where(element), "merge='true' includes are only allowed inside a <model>")
+    warnings.extend(scope.warnings)
     return _merged(scope, element)
 
 
@@ -203,11 +213,42 @@ def _merged(scope: Scope, element: etree._Element) -> list[Decl]:
     return decls
 
 
+def is_reserved(name: str) -> bool:
+    """libsdformat's reserved frame names: ``world`` and any name starting and ending with ``__``."""
+    return name == "world" or (name.startswith("__") and name.endswith("__"))
+
+
+def _rename_colliding(decls: list[Decl], element: etree._Element, context: ScopeContext,
+                      renamed: list[str]) -> list[Decl]:
+    """Before 1.7, libsdformat renames a joint named like a link or model to ``NAME_joint``
+    (``NAME_joint0``, ``NAME_joint1``... while taken), and a frame named like any of them to
+    ``NAME_frame``; a warning, not an error. Nothing before 1.7 refers to a joint or frame by name."""
+    if context.version >= (1, 7):
+        return decls
+    taken = {d.name for d in decls if d.kind in ("link", "model")}
+    out = []
+    for kind, suffix in (("joint", "_joint"), ("frame", "_frame")):
+        for index, d in enumerate(decls):
+            if d.kind != kind:
+                continue
+            name = d.name
+            if name in taken:
+                name, counter = d.name + suffix, 0
+                while name in taken:
+                    name, counter = f"{d.name}{suffix}{counter}", counter + 1
+                renamed.append(f"{d.where}: {kind} '{d.name}' has the name of another element in a "
+                               f"pre-1.7 file: renamed '{name}' as libsdformat does")
+                decls[index] = replace(d, name=name)
+            taken.add(name)
+    return decls
+
+
 def _check_unique(decls: list[Decl], element: etree._Element, context: ScopeContext) -> None:
     seen: dict[str, Decl] = {}
     for d in decls:
-        if d.name.startswith("__") and d.name.endswith("__"):
-            raise InputError(d.where, f"the name '{d.name}' is reserved (names may not start and end with '__')")
+        if is_reserved(d.name):
+            raise InputError(d.where, f"the {d.kind} name '{d.name}' is reserved "
+                             "('world' and names starting and ending with '__' are reserved)")
         if "::" in d.name and context.version >= (1, 8):
             raise InputError(d.where, f"the name '{d.name}' contains '::', which separates scopes")
         previous = seen.get(d.name)
