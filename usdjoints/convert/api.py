@@ -43,6 +43,7 @@ def convert_file(input_path: str | os.PathLike, output_path: str | os.PathLike, 
     """
     from .usd_writer import write_usd
 
+    output_path = _checked_output(input_path, output_path)
     robot = read_robot(input_path, packages=packages, resource_paths=resource_paths)
     return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
 
@@ -56,6 +57,7 @@ def convert_urdf(input_path: str | os.PathLike, output_path: str | os.PathLike, 
 
     if not os.path.isfile(str(input_path)):
         raise InputError(str(input_path), "no such file", "check the path")
+    output_path = _checked_output(input_path, output_path)
     robot = read_urdf(input_path, packages=packages, resource_paths=resource_paths)
     return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
 
@@ -69,5 +71,15 @@ def convert_sdformat(input_path: str | os.PathLike, output_path: str | os.PathLi
 
     if not os.path.isfile(str(input_path)):
         raise InputError(str(input_path), "no such file", "check the path")
+    output_path = _checked_output(input_path, output_path)
     robot = read_sdformat(str(input_path), resource_paths=list(resource_paths or ()))
     return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
+
+
+def _checked_output(input_path, output_path):
+    """The output, checked before any work: never the input (path, symlink, hard link), never a
+    directory or socket, its folder must exist (see :mod:`usdjoints.outputs`)."""
+    from ..outputs import check_output, regular_input
+
+    regular_input(input_path, "robot file")  # a FIFO or device would block the XML reader
+    return check_output(output_path, "-o", inputs=[input_path])
