@@ -278,8 +278,9 @@ def _build_parser() -> argparse.ArgumentParser:
 # Subcommands contributed by other modules: each is ``register(subparsers)`` setting ``run``.
 _EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_audit]
 
-# One line per error; a longer message is cut here (the full text is in the --verbose traceback).
-MAX_ERROR_LINE = 240
+# One line per error (messages are written to stay under ~200 characters plus the paths they name);
+# anything longer is cut here, the full text is in the --verbose traceback.
+MAX_ERROR_LINE = 400
 
 
 def _one_line(text: str) -> str:

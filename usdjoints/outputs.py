@@ -61,8 +61,7 @@ def regular_input(path: PathLike, what: str = "file", referrer: Optional[str] = 
         return info
     if stat.S_ISDIR(info.st_mode):
         raise InputError(name, f"is a directory, not a {what}{via}")
-    raise InputError(name, f"is a {_kind(info.st_mode)}, not a regular file{via}: refused (reading it could "
-                           "block forever)")
+    raise InputError(name, f"is a {_kind(info.st_mode)}, not a regular file{via}; refused: reading it could block")
 
 
 def identity(path: PathLike) -> Optional[tuple[int, int]]:
