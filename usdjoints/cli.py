@@ -68,11 +68,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError(f"--write-usd writes one environment; --envs {args.envs} cannot go with it "
                          "(run with --envs 1, or drop --write-usd)")
     requested = [("--out", args.out), ("--write-usd", args.write_usd), ("--plot", args.plot)]
-    check_outputs(requested, inputs=[args.stage]).__exit__(None, None, None)  # before reading the stage
-    if args.plot:
-        plot_backend()  # before the run: no outputs from a run whose plot cannot be drawn
     stage = open_stage(args.stage)
+    # every output checked once, before the run (a FIFO opened here stays open until it is written)
     with check_outputs(requested, inputs=[args.stage], stages=[stage]) as outputs:
+        if args.plot:
+            plot_backend()  # before the run: no outputs from a run whose plot cannot be drawn
         return _simulate_checked(args, stage, outputs)
 
 
