@@ -178,3 +178,35 @@ def test_valid_crate_walks_like_its_text(tmp_path):
 def test_missing_stage_is_one_line_once(tmp_path):
     line = one_line(run("walk", tmp_path / "nope.usda"))
     assert "nope.usda: no such file" in line
+
+
+CLIPPED = """#usda 1.0
+def Xform "A" (
+    prepend apiSchemas = ["PhysicsRigidBodyAPI"]
+    clips = {
+        dictionary default = {
+            asset[] assetPaths = [@./fifo.usda@]
+            asset manifestAssetPath = @./fifo.usda@
+            string primPath = "/A"
+            double2[] active = [(0, 0)]
+        }
+    }
+)
+{
+    double3 xformOp:translate = (1, 0, 0)
+    uniform token[] xformOpOrder = ["xformOp:translate"]
+}
+"""
+
+
+def test_fifo_as_value_clip_is_refused(tmp_path):
+    """USD opens value clips only when time samples are read: the walk used to block there."""
+    os.mkfifo(tmp_path / "fifo.usda")
+    root = tmp_path / "clipped.usda"
+    root.write_text(CLIPPED)
+    reads_value = ("import sys; from pxr import Usd; s = Usd.Stage.Open(sys.argv[1]); "
+                   "s.GetPrimAtPath('/A').GetAttribute('xformOp:translate').GetTimeSamples()")
+    with pytest.raises(subprocess.TimeoutExpired):  # the oracle: OpenUSD alone blocks reading the samples
+        subprocess.run([sys.executable, "-c", reads_value, str(root)], capture_output=True, timeout=5)
+    line = one_line(run("walk", root))
+    assert "fifo.usda" in line and "FIFO" in line and "value clip" in line

@@ -3,8 +3,8 @@
 Before OpenUSD composes a stage, every layer it would open is checked here, one at a time:
 
 - the root layer, and every sublayer, reference and payload (found from each opened layer's
-  ``GetCompositionAssetDependencies`` and resolved the way the stage resolves them), must be a
-  regular file. A FIFO, socket or device is refused before USD opens it: USD would block on it.
+  ``GetCompositionAssetDependencies`` and resolved the way the stage resolves them), and every
+  value clip (which USD opens only when a value is read), must be a regular file. A FIFO, socket or device is refused before USD opens it: USD would block on it.
 - a text layer with a syntax error gives ``file:line:column: reason`` from the parser's own text;
   invalid UTF-8 (which the text parser rejects) gives the line and column of the first bad byte.
 - binary (crate) layers are read first in a child process (``probe``): a corrupt crate can crash
@@ -143,6 +143,7 @@ def _open_layers(root: str, shown: str, probe: bool) -> list:
                 raise InputError(shown if referrer is None else path, "USD cannot read this file"
                                  + (f" ({what} of {referrer})" if referrer else ""))
             layers.append(layer)
+            _check_clip_assets(layer, outer, resolver)
             for asset in layer.GetCompositionAssetDependencies():
                 resolved = str(resolver.Resolve(Sdf.ComputeAssetPathRelativeToLayer(layer, asset)) or "")
                 if not resolved:
@@ -150,6 +151,24 @@ def _open_layers(root: str, shown: str, probe: bool) -> list:
                 kind = "sublayer" if asset in layer.subLayerPaths else "reference or payload"
                 pending.append((resolved, _file_of(layer) if referrer is not None else shown, kind))
     return layers
+
+
+def _check_clip_assets(layer, file: str, resolver) -> None:
+    """Value clips are opened when a value is read, long after the stage opened: a FIFO among
+    them would block the walk. Every asset path of a layer that may hold clips is checked (text
+    layers are searched for the word first, which costs a read of a file already in the cache)."""
+    from pxr import Sdf, UsdUtils
+
+    if not _head(file).startswith((CRATE_MAGIC, ZIP_MAGIC)):
+        with open(file, "rb") as stream:
+            if b"clips" not in stream.read():
+                return
+    _, assets, _ = UsdUtils.ExtractExternalReferences(layer.identifier)
+    for asset in assets:
+        resolved = str(resolver.Resolve(Sdf.ComputeAssetPathRelativeToLayer(layer, asset)) or "")
+        outer = resolved.split("[", 1)[0]
+        if outer and os.path.lexists(outer):
+            regular_input(outer, "value clip or asset", _file_of(layer))
 
 
 # ---------------------------------------------------------------------------------------------
