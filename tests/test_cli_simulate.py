@@ -126,3 +126,31 @@ def test_plot_without_matplotlib_is_a_usage_error(tmp_path, monkeypatch, capsys)
     err = capsys.readouterr().err
     assert err.startswith("usdjoints: error: --plot needs matplotlib") and len(err.strip().splitlines()) == 1
     assert not out.exists() and not npz.exists()  # refused before the run: no partial outputs
+
+
+def test_out_to_a_fifo_with_a_reader_streams_the_archive(tmp_path, capsys):
+    """A FIFO output is opened once, before the run, and written in place (never replaced)."""
+    import io
+    import os
+    import stat
+    import threading
+
+    fifo = tmp_path / "traj.fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(open(fifo, "rb").read()), daemon=True)
+    reader.start()
+    assert main(["simulate", str(ARM), "--duration", "0.05", "--out", str(fifo)]) == 0
+    reader.join(30)
+    data = np.load(io.BytesIO(received[0]))
+    assert data["q"].shape[0] == len(data["t"]) > 1
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_write_usd_over_the_stage_is_refused_before_the_run(tmp_path, capsys):
+    stage = tmp_path / "arm.usda"
+    stage.write_text(ARM.read_text())
+    before = stage.read_bytes()
+    assert main(["simulate", str(stage), "--write-usd", str(stage)]) == 2
+    assert "refusing to overwrite an input" in capsys.readouterr().err
+    assert stage.read_bytes() == before

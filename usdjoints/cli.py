@@ -58,6 +58,26 @@ COMPILE_NOTICE_AFTER = 3.0
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from .trajectory_io import plot_backend
+    from .walker.stage_io import open_stage
+
+    from .outputs import check_outputs
+
+    if args.duration < 0 or args.dt <= 0 or args.envs < 1:
+        raise UsageError("--duration must be >= 0, --dt > 0 and --envs >= 1")
+    if args.write_usd and args.envs != 1:
+        raise UsageError(f"--write-usd writes one environment; --envs {args.envs} cannot go with it "
+                         "(run with --envs 1, or drop --write-usd)")
+    requested = [("--out", args.out), ("--write-usd", args.write_usd), ("--plot", args.plot)]
+    stage = open_stage(args.stage)
+    # every output checked once, before the run (a FIFO opened here stays open until it is written)
+    with check_outputs(requested, inputs=[args.stage], stages=[stage]) as outputs:
+        if args.plot:
+            plot_backend()  # before the run: no outputs from a run whose plot cannot be drawn
+        return _simulate_checked(args, stage, outputs)
+
+
+def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
     import math
     import threading
     import time
@@ -65,26 +85,20 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from .model.build import build_model
     from .progress import ProgressBar
     from .sim.api import simulate
-    from .trajectory_io import plot_backend, write_npz, write_plot, write_usd_time_samples
+    from .trajectory_io import write_npz, write_plot, write_usd_time_samples
     from .walker import walk
-    from .walker.stage_io import open_stage
 
-    if args.duration < 0 or args.dt <= 0 or args.envs < 1:
-        raise UsageError("--duration must be >= 0, --dt > 0 and --envs >= 1")
-    if args.plot:
-        plot_backend()  # before the run: no outputs from a run whose plot cannot be drawn
-    stage = open_stage(args.stage)
     description = walk(stage, consumer="usdjoints")
     model = build_model(description, stage)
     record_every = max(1, round(1.0 / (args.fps * args.dt))) if args.fps else 1
     n_steps = int(round(args.duration / args.dt))
     show = args.progress if args.progress is not None else (
-        sys.stderr.isatty() and n_steps * args.envs >= LONG_RUN_ENV_STEPS)
+        not args.quiet and sys.stderr.isatty() and n_steps * args.envs >= LONG_RUN_ENV_STEPS)
     # compile (or load) the kernels first, so the rate below times the stepping alone
     notice = threading.Timer(COMPILE_NOTICE_AFTER, print, (
         "usdjoints: compiling the simulator's kernels; this happens once per numba cache "
         "and takes about a minute",), {"file": sys.stderr, "flush": True})
-    if sys.stderr.isatty():
+    if sys.stderr.isatty() and not args.quiet:
         notice.start()  # a load from the cache ends well before it fires
     try:
         simulate(model, 0.0, args.dt, integrator=args.integrator, n_envs=1)
@@ -95,11 +109,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                           record_every=record_every, progress=ProgressBar("simulate") if show else None)
     elapsed = time.perf_counter() - started
     if args.out:
-        write_npz(trajectory, args.out)
+        write_npz(trajectory, outputs["--out"])
     if args.write_usd:
-        write_usd_time_samples(trajectory, description, stage, args.write_usd)
+        write_usd_time_samples(trajectory, description, stage, outputs["--write-usd"])
     if args.plot:
-        write_plot(trajectory, args.plot)
+        write_plot(trajectory, outputs["--plot"])
     q_last = trajectory.q[-1] if trajectory.n_envs == 1 else trajectory.q[0, -1]
     lines = [f"{args.stage}: {model.nq} coordinates, {len(model.joint_names)} joints, "
              f"{len(trajectory.t)} samples over {args.duration:g} s ({args.integrator}, dt={args.dt:g} s)"]
@@ -119,6 +133,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _cmd_convert(args: argparse.Namespace) -> int:
     from .convert.api import convert_file
+    from .outputs import check_outputs, regular_input
 
     packages = {}
     for item in args.package:
@@ -127,10 +142,11 @@ def _cmd_convert(args: argparse.Namespace) -> int:
             raise UsageError(f"--package expects NAME=DIR, got {item!r}")
         packages[name] = directory
     floating = True if args.floating_base else (False if args.fixed_base else None)
-    report = convert_file(args.input, args.output, packages=packages, resource_paths=args.resource_path,
-                          floating_base=floating, strict=args.strict, confine=args.confine)
-    for entry in report.warnings:  # str(entry) is "file:line: warning: element: message"
-        print(f"usdjoints: {entry}", file=sys.stderr)
+    with check_outputs([("-o", args.output)], inputs=[args.input]) as outputs:
+        report = convert_file(args.input, outputs["-o"], packages=packages, resource_paths=args.resource_path,
+                              floating_base=floating, strict=args.strict, confine=args.confine)
+    for entry in report.warnings:
+        _note(args, f"usdjoints: warning: {entry.where}: {entry.element}: {entry.message}")
     if args.report == "json":
         from .jsonio import dumps
 
@@ -153,50 +169,100 @@ def _write(text: str) -> None:
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
+def _note(args: argparse.Namespace, line: str) -> None:
+    """A warning or a notice on stderr (one line each); ``--quiet`` keeps them back."""
+    if not getattr(args, "quiet", False):
+        print(line, file=sys.stderr)
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Help that shows every default: ``(default: X)`` after each option that has one."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if ("%(default)" in text or "default:" in text or default in (None, False, argparse.SUPPRESS)
+                or default == [] or not (action.option_strings or action.nargs in ("?", "*"))):
+            return text
+        return f"{text} (default: %(default)s)" if text else "default: %(default)s"
+
+    def _format_action(self, action: argparse.Action) -> str:
+        if not action.help and self._get_help_string(action):
+            action.help = self._get_help_string(action)  # options without help still show their default
+        return super()._format_action(action)
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        return version("usdjoints")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        from . import __version__
+
+        return __version__
+
+
+def _add_common(parser: argparse.ArgumentParser, top: bool) -> None:
+    """``--verbose``/``--quiet``, accepted before and after the subcommand alike."""
+    default = {} if top else {"default": argparse.SUPPRESS}  # a subcommand never resets the top-level value
+    parser.add_argument("--verbose", action="store_true", help="add the traceback to an error (same exit code)",
+                        **default)
+    parser.add_argument("--quiet", action="store_true", help="print errors only: no warnings, notices or progress",
+                        **default)
+
+
 def _build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="usdjoints", description="Read, audit, convert and simulate the joints of OpenUSD physics stages.")
-    parser.add_argument("--verbose", action="store_true", help="show tracebacks on errors")
+    parser = _Parser(prog="usdjoints", formatter_class=_HelpFormatter,
+                     description="Read, audit, convert and simulate the joints of OpenUSD physics stages.")
+    parser.add_argument("--version", action="version", version=f"usdjoints {_version()}")
+    _add_common(parser, top=True)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
     walk = commands.add_parser("walk", help="print every joint as one consumer reads it, with provenance")
-    walk.add_argument("stage", metavar="STAGE")
-    walk.add_argument("--consumer", choices=CONSUMER_CHOICES, default="ovphysx")
-    walk.add_argument("--format", choices=("text", "json"), default="text")
+    walk.add_argument("stage", metavar="STAGE", help="a .usda, .usdc or .usd file")
+    walk.add_argument("--consumer", choices=CONSUMER_CHOICES, default="ovphysx", help="whose reading to print")
+    walk.add_argument("--format", choices=("text", "json"), default="text", help="output format on stdout")
     walk.set_defaults(run=_cmd_walk)
 
     columns = commands.add_parser("columns", help="print the column contract of a joint type or API")
-    columns.add_argument("name", nargs="?", metavar="TYPE_OR_API")
-    columns.add_argument("--format", choices=("text", "json"), default="text")
+    columns.add_argument("name", nargs="?", metavar="TYPE_OR_API", help="one joint type or API (default: all)")
+    columns.add_argument("--format", choices=("text", "json"), default="text", help="output format on stdout")
     columns.set_defaults(run=_cmd_columns)
 
     convert = commands.add_parser("convert", help="convert a URDF or SDFormat robot into a UsdPhysics stage")
-    convert.add_argument("input", metavar="INPUT.urdf|INPUT.sdf")
-    convert.add_argument("-o", "--output", required=True, metavar="OUT.usda|OUT.usdc")
+    convert.add_argument("input", metavar="INPUT.urdf|INPUT.sdf", help="the robot description")
+    convert.add_argument("-o", "--output", required=True, metavar="OUT.usda|OUT.usdc",
+                         help="the stage to write (its folder must exist; never the input)")
     convert.add_argument("--package", action="append", default=[], metavar="NAME=DIR",
-                         help="where package://NAME/ resolves (repeatable; ROS_PACKAGE_PATH is searched too)")
+                         help="where package://NAME/ resolves (repeatable; ROS_PACKAGE_PATH is searched too; "
+                              "default: none)")
     convert.add_argument("--resource-path", action="append", default=[], metavar="DIR",
-                         help="where model:// and relative includes resolve (repeatable)")
+                         help="where model:// and relative includes resolve (repeatable; default: none)")
     base = convert.add_mutually_exclusive_group()
-    base.add_argument("--fixed-base", action="store_true", help="weld the root link to the world")
-    base.add_argument("--floating-base", action="store_true", help="leave the root link free")
-    convert.add_argument("--strict", action="store_true", help="treat conversion warnings as errors")
+    base.add_argument("--fixed-base", action="store_true",
+                      help="weld the root link to the world (default: as the file says)")
+    base.add_argument("--floating-base", action="store_true",
+                      help="leave the root link free (default: as the file says)")
+    convert.add_argument("--strict", action="store_true", help="treat conversion warnings as errors (default: off)")
     convert.add_argument("--confine", action="store_true",
                          help="read meshes only inside the input's folder, --package and --resource-path "
-                              "folders (URDF; for untrusted files)")
+                              "folders (URDF; for untrusted files; default: off)")
     convert.add_argument("--report", choices=("text", "json"), default="text", help="summary format on stdout")
     convert.set_defaults(run=_cmd_convert)
 
     sim = commands.add_parser("simulate", help="run the stage in usdjoints' reduced-coordinate simulator")
-    sim.add_argument("stage", metavar="STAGE")
-    sim.add_argument("--duration", type=float, default=1.0, help="simulated time [s] (default 1)")
-    sim.add_argument("--dt", type=float, default=1e-3, help="time step [s] (default 1e-3)")
-    sim.add_argument("--integrator", choices=("euler", "rk4"), default="euler")
+    sim.add_argument("stage", metavar="STAGE", help="a .usda, .usdc or .usd file")
+    sim.add_argument("--duration", type=float, default=1.0, help="simulated time [s]")
+    sim.add_argument("--dt", type=float, default=1e-3, help="time step [s]")
+    sim.add_argument("--integrator", choices=("euler", "rk4"), default="euler", help="time integrator")
     sim.add_argument("--envs", type=int, default=1, help="identical environments run side by side")
     sim.add_argument("--fps", type=float, default=60.0, help="recorded samples per second (0 = every step)")
-    sim.add_argument("--out", metavar="TRAJ.npz", help="write the trajectory as an npz archive")
-    sim.add_argument("--write-usd", metavar="OUT.usda", help="write body motion as time samples over the stage")
-    sim.add_argument("--plot", metavar="OUT.png", help="plot joint coordinates (needs matplotlib)")
+    sim.add_argument("--out", metavar="TRAJ.npz", help="write the trajectory as an npz archive (default: none)")
+    sim.add_argument("--write-usd", metavar="OUT.usda",
+                     help="write body motion as time samples over the stage (default: none; needs --envs 1)")
+    sim.add_argument("--plot", metavar="OUT.png", help="plot joint coordinates (needs matplotlib; default: none)")
     sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="progress bar on stderr (default: on a terminal, for runs of 500,000 env-steps or more)")
     sim.set_defaults(run=_cmd_simulate)
@@ -206,35 +272,114 @@ def _build_parser() -> argparse.ArgumentParser:
 
     for register in _EXTRA_COMMANDS:
         register(commands)
+    for sub in commands.choices.values():
+        sub.formatter_class = _HelpFormatter
+        _add_common(sub, top=False)
     return parser
 
 
 # Subcommands contributed by other modules: each is ``register(subparsers)`` setting ``run``.
 _EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_audit, _register_schema]
 
+# One line per error (messages are written to stay under ~200 characters plus the paths they name);
+# anything longer is cut here, the full text is in the --verbose traceback.
+MAX_ERROR_LINE = 400
+
+
+def _one_line(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= MAX_ERROR_LINE else text[:MAX_ERROR_LINE - 3] + "..."
+
+
+def _escape_unencodable() -> None:
+    """Text the terminal's encoding cannot hold (PYTHONIOENCODING=ascii) is escaped, not a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) in ("strict", "surrogateescape"):
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a stream that cannot be reconfigured: leave it
+                pass
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Python warnings as one line each, like every other usdjoints message."""
+    print(f"usdjoints: warning: {_one_line(message)}", file=sys.stderr)
+
+
+# closed stdout (``usdjoints columns | head -1``): quiet, with the status of a tool killed by SIGPIPE
+EXIT_BROKEN_PIPE = 141
+
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = _build_parser()
-    args = parser.parse_args(argv)
-    if args.verbose:
-        os.environ["USDJOINTS_VERBOSE"] = "1"
+    """Run one command; returns the exit code. Nothing a user types reaches a traceback: usage and
+    input problems are one line and exit 2 (``--verbose`` adds the traceback, never changes the code)."""
+    import warnings
+
+    _escape_unencodable()
+    try:
+        parser = _build_parser()
+        args = parser.parse_args(argv)
+        if args.verbose and args.quiet:
+            parser.error("--verbose and --quiet cannot go together")
+        saved_verbose = os.environ.get("USDJOINTS_VERBOSE")
+        if args.verbose:
+            os.environ["USDJOINTS_VERBOSE"] = "1"
+        try:
+            with warnings.catch_warnings():
+                if args.quiet:
+                    warnings.simplefilter("ignore")
+                elif not args.verbose:
+                    # NumPy's floating-point warnings: the commands report non-finite results themselves
+                    warnings.filterwarnings("ignore", category=RuntimeWarning, message=r".* encountered in ")
+                    warnings.showwarning = _show_warning
+                code = _run(args)
+        finally:
+            if saved_verbose is None:
+                os.environ.pop("USDJOINTS_VERBOSE", None)
+            else:
+                os.environ["USDJOINTS_VERBOSE"] = saved_verbose
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler below, not at exit
+        return code
+    except BrokenPipeError:
+        _stdout_to_devnull()
+        return EXIT_BROKEN_PIPE
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.run(args))
+    except BrokenPipeError:
+        raise
     except UsdJointsError as error:
         if args.verbose:
-            raise
-        print(f"usdjoints: error: {error}", file=sys.stderr)
+            import traceback
+
+            traceback.print_exc()
+        print(f"usdjoints: error: {_one_line(error)}", file=sys.stderr)
         return error.exit_code
     except KeyboardInterrupt:
         return 130
     except Exception as error:  # a defect in usdjoints: say so in one line, traceback on --verbose
         if args.verbose:
-            raise
-        print(f"usdjoints: internal error: {type(error).__name__}: {error} (rerun with --verbose and report it)",
-              file=sys.stderr)
+            import traceback
+
+            traceback.print_exc()
+        print(_one_line(f"usdjoints: internal error: {type(error).__name__}: {error}")
+              + " (rerun with --verbose and report it)", file=sys.stderr)
         return 1
-    except BrokenPipeError:
-        return 0
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush finds nothing to complain about
+    (the recipe of Python's signal documentation for SIGPIPE)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):
+        return  # not a real file (a test's capture): nothing is flushed at exit
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,32 +1,22 @@
 """Writing a simulated trajectory out: an npz archive, USD time samples, a plot.
 
-Every file is written to a temporary name beside its destination and renamed into place, so a
-failed run never leaves a half-written file.
+Every output goes through :mod:`usdjoints.outputs`: a regular file is written to a temporary name
+beside its destination and renamed into place (so a failed run never leaves a half-written file),
+a device or FIFO is written in place, and nothing is ever written over the stage or its layers.
 """
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from .errors import UsageError
+from .outputs import check_output, write_file
 
 
-def _replace_atomically(destination: Path, write) -> None:
-    destination = Path(destination)
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{destination.stem}.", suffix=destination.suffix,
-                                         dir=destination.parent)
-    os.close(handle)
-    try:
-        write(temporary)
-        os.replace(temporary, destination)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+def _replace_atomically(destination, write, option: str = "output") -> None:
+    write_file(destination, write, option)
 
 
 def write_npz(trajectory, path) -> None:
@@ -38,7 +28,7 @@ def write_npz(trajectory, path) -> None:
                      q_start=trajectory.q_start, v_start=trajectory.v_start,
                      body_paths=np.array(trajectory.body_names, dtype=str), body_poses=trajectory.body_poses)
 
-    _replace_atomically(Path(path), write)
+    _replace_atomically(path, write, "--out")
 
 
 def write_usd_time_samples(trajectory, description, stage, path) -> None:
@@ -51,8 +41,9 @@ def write_usd_time_samples(trajectory, description, stage, path) -> None:
 
     if trajectory.n_envs != 1:
         raise UsageError("--write-usd writes one environment; run with --envs 1")
+    output = check_output(path, "--write-usd", stages=[stage])  # never the stage or one of its layers
     mpu = float(description.units.meters_per_unit.value)
-    destination = Path(path).resolve()
+    destination = Path(os.path.realpath(output.target))
     cache = UsdGeom.XformCache(Usd.TimeCode.Default())
     rate = 1.0 / float(trajectory.t[1] - trajectory.t[0]) if len(trajectory.t) > 1 else 1.0
 
@@ -85,7 +76,7 @@ def write_usd_time_samples(trajectory, description, stage, path) -> None:
         if not layer.Export(temporary):
             raise UsageError(f"{destination}: USD could not write this file")
 
-    _replace_atomically(destination, write)
+    _replace_atomically(output, write, "--write-usd")
 
 
 def plot_backend():
@@ -114,5 +105,7 @@ def write_plot(trajectory, path) -> None:
     axes.set_ylabel("q [rad | m]")
     axes.legend(fontsize="small", loc="best")
     figure.tight_layout()
-    _replace_atomically(Path(path), lambda temporary: figure.savefig(temporary, format="png"))
-    plt.close(figure)
+    try:
+        _replace_atomically(path, lambda temporary: figure.savefig(temporary, format="png"), "--plot")
+    finally:
+        plt.close(figure)

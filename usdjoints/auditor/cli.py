@@ -60,10 +60,11 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
     from .engine import expand_inputs, resolve_consumers
     from .registry import select_rules
-    from .writers import list_rules_text, render, write_output
+    from .writers import list_rules_text, render
+    from ..outputs import check_outputs, use_colour, write_to
 
     if args.list_rules:
-        write_output(list_rules_text(), args.output)
+        write_to(check_outputs([("-o", args.output)]).get("-o", "-"), list_rules_text())
         return 0
     if not args.stages:
         raise UsageError("audit needs at least one STAGE (or --list-rules)")
@@ -75,18 +76,19 @@ def run(args: argparse.Namespace) -> int:
     if args.rule:
         select_rules(args.rule)  # an unknown id is a usage error before any work
     paths = expand_inputs(args.stages)
+    outputs = check_outputs([("-o", args.output), ("--fix", args.fix)], inputs=paths, stages=paths)  # before work
     if args.fix:
         if len(paths) != 1:
             raise UsageError("--fix takes exactly one STAGE")
         from .fix import write_fix_layer
 
-        result = write_fix_layer(paths[0], args.fix)
-        print(f"usdjoints: wrote {result.out}: {len(result.pinned)} value(s) pinned over {result.source}",
-              file=sys.stderr)
+        result = write_fix_layer(paths[0], outputs["--fix"])
+        getattr(args, "quiet", False) or print(
+            f"usdjoints: wrote {result.out}: {len(result.pinned)} value(s) pinned over {result.source}", file=sys.stderr)
     report = _audit_batch(args, paths, consumers)
     report = report.limited(args.min_severity, args.max_results)
-    colour = args.output == "-" and sys.stdout.isatty()
-    write_output(render(report, args.format, colour), args.output)
+    colour = args.output == "-" and use_colour(sys.stdout)
+    write_to(outputs.get("-o", "-"), render(report, args.format, colour))
     for failure in report.failures:
         print(f"usdjoints: error: {failure.message}", file=sys.stderr)
     return report.exit_code()

@@ -9,12 +9,12 @@ is only read; ``out`` is written to a temporary file and renamed into place.
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass
 from typing import Optional
 
 from ..contract.types import CONSUMERS
 from ..errors import UsageError
+from ..outputs import check_output, write_file
 from ..provenance import Source
 from ..walker import walk
 from ..walker.stage_io import open_stage
@@ -53,8 +53,7 @@ def write_fix_layer(stage_or_path, out: str) -> FixResult:
     if not root.realPath:
         raise UsageError("the fix layer needs a stage saved to a file (it becomes the fix layer's sublayer)")
     source = root.realPath
-    if os.path.abspath(out) == os.path.abspath(source):
-        raise UsageError(f"{out}: the fix layer must not overwrite its input")
+    out = check_output(out, "--fix", inputs=[source], stages=[stage])  # never the stage or one of its layers
     walks = {consumer: walk(stage, consumer=consumer) for consumer in CONSUMERS}
     ctx = AuditContext(stage, source, walks)
 
@@ -103,9 +102,9 @@ def write_fix_layer(stage_or_path, out: str) -> FixResult:
                 for target in targets:
                     relationship.targetPathList.explicitItems.append(target)
                 pinned.append(PinnedValue(joint.path, right, tuple(str(t) for t in targets)))
-    layer.subLayerPaths.append(_relative(source, out))
+    layer.subLayerPaths.append(_relative(source, os.fspath(out)))
     _export(layer, out)
-    return FixResult(out, source, tuple(pinned), tuple(skipped))
+    return FixResult(os.fspath(out), source, tuple(pinned), tuple(skipped))
 
 
 def _relative(source: str, out: str) -> str:
@@ -115,15 +114,9 @@ def _relative(source: str, out: str) -> str:
         return source
 
 
-def _export(layer, out: str) -> None:
-    directory = os.path.dirname(os.path.abspath(out))
-    suffix = os.path.splitext(out)[1] or ".usda"
-    handle, temporary = tempfile.mkstemp(prefix=".usdjoints-fix-", suffix=suffix, dir=directory)
-    os.close(handle)
-    try:
+def _export(layer, out) -> None:
+    def export(temporary: str) -> None:
         if not layer.Export(temporary, comment="pins the values every consumer must read alike"):
             raise UsageError(f"{out}: could not write the fix layer")
-        os.replace(temporary, out)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+
+    write_file(out, export, "--fix")  # temporary file beside it, then renamed; umask honoured

@@ -8,7 +8,7 @@ from typing import Mapping, Sequence
 from ..errors import InputError, UsageError
 from .ir import MeshRef, RobotIR
 from .report import ConversionReport
-from .resolve import regular_file_problem
+from ..outputs import regular_input
 
 URDF_EXTENSIONS = (".urdf",)
 SDFORMAT_EXTENSIONS = (".sdf", ".world")
@@ -22,7 +22,7 @@ def read_robot(input_path: str | os.PathLike, *, packages: Mapping[str, str] | N
     folders and the ``resource_paths``; any other is refused with an InputError (URDF input).
     """
     path = str(input_path)
-    _check_input(path)
+    regular_input(path, "robot file")  # a FIFO or device would block the XML reader
     suffix = Path(path).suffix.lower()
     if suffix in URDF_EXTENSIONS:
         from .urdf import read_urdf
@@ -52,7 +52,7 @@ def convert_file(input_path: str | os.PathLike, output_path: str | os.PathLike, 
     """
     from .usd_writer import write_usd
 
-    _check_output(input_path, output_path)
+    output_path = _checked_output(input_path, output_path)
     robot = read_robot(input_path, packages=packages, resource_paths=resource_paths, confine=confine)
     _check_output_not_read(robot, output_path)
     return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
@@ -66,8 +66,7 @@ def convert_urdf(input_path: str | os.PathLike, output_path: str | os.PathLike, 
     from .urdf import read_urdf
     from .usd_writer import write_usd
 
-    _check_output(input_path, output_path)
-    _check_input(str(input_path))
+    output_path = _checked_output(input_path, output_path)
     robot = read_urdf(input_path, packages=packages, resource_paths=resource_paths, confine=confine)
     _check_output_not_read(robot, output_path)
     return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
@@ -80,17 +79,19 @@ def convert_sdformat(input_path: str | os.PathLike, output_path: str | os.PathLi
     from .sdformat import read_sdformat
     from .usd_writer import write_usd
 
-    _check_output(input_path, output_path)
-    _check_input(str(input_path))
+    output_path = _checked_output(input_path, output_path)
     robot = read_sdformat(str(input_path), resource_paths=list(resource_paths or ()))
     _check_output_not_read(robot, output_path)
     return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
 
 
-def _check_input(path: str) -> None:
-    problem = regular_file_problem(path)
-    if problem is not None:
-        raise InputError(path, problem, "check the path" if problem == "no such file" else "give a robot file")
+def _checked_output(input_path, output_path):
+    """The output, checked before any work: never the input (path, symlink, hard link), never a
+    directory or socket, its folder must exist (see :mod:`usdjoints.outputs`)."""
+    from ..outputs import check_output
+
+    regular_input(input_path, "robot file")  # a FIFO or device would block the XML reader
+    return check_output(output_path, "-o", inputs=[input_path])
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -100,11 +101,6 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.samefile(a, b)  # hard links
     except (OSError, ValueError):
         return False
-
-
-def _check_output(input_path, output_path) -> None:
-    if _same_file(str(input_path), str(output_path)):
-        raise UsageError(f"{output_path}: the output is the input file; choose another output path")
 
 
 def _check_output_not_read(robot: RobotIR, output_path) -> None:

@@ -63,7 +63,7 @@ def write_usd(robot: RobotIR, output_path: str | os.PathLike, *, floating_base: 
     if strict and warnings:
         raise InputError(warnings[0].where, f"{warnings[0].element}: {warnings[0].message}",
                          f"{len(warnings)} warning(s); run without --strict to convert anyway")
-    _save(stage, output)
+    _save(stage, output_path)
     return ConversionReport(input_path=input_path or robot.source.file, output_path=output,
                             robot_name=robot.name, entries=tuple(notes.entries), **report_fields)
 
@@ -291,18 +291,14 @@ def _name_prim(prim: Usd.Prim, source_name: str) -> None:
         prim.SetDisplayName(source_name)
 
 
-def _save(stage: Usd.Stage, output: str) -> None:
-    target = Path(output)
-    if not target.parent.is_dir():
-        raise UsageError(f"{output}: the output directory does not exist")
-    temporary = target.with_name(f".{target.stem}.{os.getpid()}.tmp{target.suffix}")
-    try:
-        if not stage.GetRootLayer().Export(str(temporary)):
+def _save(stage: Usd.Stage, output) -> None:
+    from ..outputs import write_file
+
+    def export(temporary: str) -> None:
+        if not stage.GetRootLayer().Export(temporary):
             raise UsageError(f"{output}: cannot write the USD layer")
-        os.replace(temporary, target)
-    finally:
-        if temporary.exists():
-            temporary.unlink()
+
+    write_file(output, export, "-o")  # checked, temporary file beside it, renamed; umask honoured
 
 
 __all__ = ["write_usd", "build_stage", "link_poses", "plan_base", "BasePlan"]

@@ -1,41 +1,67 @@
-"""Opening a stage for a walk: whole-file problems become one-line :class:`InputError`."""
+"""Opening a stage for a walk: whole-file problems become one-line :class:`InputError`.
+
+Before OpenUSD composes a stage, every layer it would open is checked here, one at a time:
+
+- the root layer, and every sublayer, reference and payload (found from each opened layer's
+  ``GetCompositionAssetDependencies`` and resolved the way the stage resolves them), and every
+  value clip (which USD opens only when a value is read), must be a regular file. A FIFO, socket or device is refused before USD opens it: USD would block on it.
+- a text layer with a syntax error gives ``file:line:column: reason`` from the parser's own text;
+  invalid UTF-8 (which the text parser rejects) gives the line and column of the first bad byte.
+- binary (crate) layers are read first in a child process (``probe``): a corrupt crate can crash
+  OpenUSD itself (SIGSEGV), which no Python code can catch. A child that dies or does not finish
+  is reported in one line naming the layer; only then does this process open the stage. Text
+  layers are opened in-process directly, so a walk of .usda files pays nothing for this.
+"""
 from __future__ import annotations
 
 import contextlib
 import os
 import re
+import signal
+import subprocess
+import sys
 import tempfile
 from typing import Union
 
 from .._schemas import ensure_physx_schemas
 from ..errors import InputError
+from ..outputs import regular_input
 
 StageLike = Union[str, os.PathLike, "Usd.Stage"]  # noqa: F821 (pxr loads lazily)
 
+CRATE_MAGIC = b"PXR-USDC"
+ZIP_MAGIC = b"PK\x03\x04"  # .usdz packages may hold crate layers
+# A child reading binary layers gets this long (plus PROBE_SECONDS_PER_MB) before it counts as hung.
+PROBE_TIMEOUT = float(os.environ.get("USDJOINTS_PROBE_TIMEOUT", "60"))
+PROBE_SECONDS_PER_MB = 2.0
+_IN_PROBE = "USDJOINTS_IN_PROBE"
 
-def open_stage(stage_or_path: StageLike):
+
+def open_stage(stage_or_path: StageLike, *, probe: bool | None = None):
     """Return a ``Usd.Stage`` for a path or pass an open stage through.
 
-    A missing file, a file USD cannot read, and a stage with composition errors raise
-    :class:`InputError` naming the file. Prim-level problems are left to the walker's diagnostics.
+    A missing file, a file USD cannot read, a non-regular file among the stage's layers and a
+    stage with composition errors raise :class:`InputError` naming the file. Prim-level problems
+    are left to the walker's diagnostics. ``probe`` (default: on, unless ``USDJOINTS_PROBE=0``)
+    reads binary layers in a child process first [module doc].
     """
     ensure_physx_schemas()
-    from pxr import Sdf, Tf, Usd
+    from pxr import Tf, Usd
 
     if isinstance(stage_or_path, Usd.Stage):
         return stage_or_path
     path = os.fspath(stage_or_path)
-    if not os.path.exists(path):
-        raise InputError(path, "no such file", "check the path")
-    if os.path.isdir(path):
-        raise InputError(path, "is a directory, not a USD file")
-    if not Sdf.FileFormat.FindByExtension(os.path.splitext(path)[1].lstrip(".") or "x"):
-        raise InputError(path, "not a USD file (unknown extension)", "use .usda, .usdc or .usd")
+    _check_root(path)
+    if probe is None:
+        probe = os.environ.get("USDJOINTS_PROBE", "1") != "0" and not os.environ.get(_IN_PROBE)
+    layers = _open_layers(path, path, probe)
     try:
         with _captured_native_stderr():
-            stage = Usd.Stage.Open(path, Usd.Stage.LoadAll)
+            stage = Usd.Stage.Open(layers[0], Usd.Stage.LoadAll)
     except Tf.ErrorException as error:
-        raise InputError(path, f"USD cannot read this file: {_first_line(error)}") from error
+        raise InputError(None, usd_error_text(error, path, path)) from None
+    finally:
+        del layers  # the stage holds what it uses
     if stage is None:
         raise InputError(path, "USD cannot read this file")
     errors = stage.GetCompositionErrors() if hasattr(stage, "GetCompositionErrors") else []
@@ -47,6 +73,178 @@ def open_stage(stage_or_path: StageLike):
         )
     return stage
 
+
+def layer_files(stage_path) -> list[str]:
+    """The files of the stage's root layer and of every sublayer, reference and payload it reaches
+    (each checked as :func:`open_stage` checks them)."""
+    ensure_physx_schemas()
+    path = os.fspath(stage_path)
+    _check_root(path)
+    probe = os.environ.get("USDJOINTS_PROBE", "1") != "0" and not os.environ.get(_IN_PROBE)
+    return [_file_of(layer) for layer in _open_layers(path, path, probe)]
+
+
+def _check_root(path: str) -> None:
+    from pxr import Sdf
+
+    if not os.path.lexists(path):
+        raise InputError(path, "no such file", "check the path")
+    regular_input(path, "USD file")
+    if not Sdf.FileFormat.FindByExtension(os.path.splitext(path)[1].lstrip(".") or "x"):
+        raise InputError(path, "not a USD file (unknown extension)", "use .usda, .usdc or .usd")
+
+
+def _file_of(layer) -> str:
+    real = layer.realPath or layer.identifier
+    return real.split("[", 1)[0] if real.endswith("]") and "[" in real else real
+
+
+def _head(path: str) -> bytes:
+    """The first bytes of a regular file (opened without blocking, then checked again)."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise InputError(path, f"cannot read: {error.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            regular_input(path)  # raises the one-line refusal
+        return os.read(fd, 8)
+    finally:
+        os.close(fd)
+
+
+def _open_layers(root: str, shown: str, probe: bool) -> list:
+    """Open the root layer and every layer it composes, checking each file before USD reads it."""
+    from pxr import Ar, Sdf, Tf
+
+    resolver = Ar.GetResolver()
+    layers, seen, probed = [], set(), not probe
+    pending = [(root, None, "stage")]
+    with Ar.ResolverContextBinder(resolver.CreateDefaultContextForAsset(root)):
+        while pending:
+            path, referrer, what = pending.pop(0)
+            outer = path.split("[", 1)[0] if path.endswith("]") and "[" in path else path
+            key = os.path.realpath(outer) + path[len(outer):]
+            if key in seen:
+                continue
+            seen.add(key)
+            regular_input(outer, what, referrer)
+            if not probed and _head(outer).startswith((CRATE_MAGIC, ZIP_MAGIC)):
+                _probe(root, shown)
+                probed = True
+            try:
+                with _captured_native_stderr():
+                    layer = Sdf.Layer.FindOrOpen(path)
+            except Tf.ErrorException as error:
+                raise InputError(None, usd_error_text(error, path, shown if referrer is None else path)) from None
+            if layer is None:
+                raise InputError(shown if referrer is None else path, "USD cannot read this file"
+                                 + (f" ({what} of {referrer})" if referrer else ""))
+            layers.append(layer)
+            _check_clip_assets(layer, outer, resolver)
+            for asset in layer.GetCompositionAssetDependencies():
+                resolved = str(resolver.Resolve(Sdf.ComputeAssetPathRelativeToLayer(layer, asset)) or "")
+                if not resolved:
+                    continue  # unresolvable: USD reports it as a composition error, without blocking
+                kind = "sublayer" if asset in layer.subLayerPaths else "reference or payload"
+                pending.append((resolved, _file_of(layer) if referrer is not None else shown, kind))
+    return layers
+
+
+def _check_clip_assets(layer, file: str, resolver) -> None:
+    """Value clips are opened when a value is read, long after the stage opened: a FIFO among
+    them would block the walk. Every asset path of a layer that may hold clips is checked (text
+    layers are searched for the word first, which costs a read of a file already in the cache)."""
+    from pxr import Sdf, UsdUtils
+
+    if not _head(file).startswith((CRATE_MAGIC, ZIP_MAGIC)):
+        with open(file, "rb") as stream:
+            if b"clips" not in stream.read():
+                return
+    _, assets, _ = UsdUtils.ExtractExternalReferences(layer.identifier)
+    for asset in assets:
+        resolved = str(resolver.Resolve(Sdf.ComputeAssetPathRelativeToLayer(layer, asset)) or "")
+        outer = resolved.split("[", 1)[0]
+        if outer and os.path.lexists(outer):
+            regular_input(outer, "value clip or asset", _file_of(layer))
+
+
+# ---------------------------------------------------------------------------------------------
+# binary layers: read them in a child first
+
+def _probe(root: str, shown: str) -> None:
+    """Open ``root`` and read every value of its layers in a child process; a crash or a hang
+    there becomes one :class:`InputError` line naming the layer being read."""
+    size_mb = os.path.getsize(root) / 1e6
+    timeout = PROBE_TIMEOUT + PROBE_SECONDS_PER_MB * size_mb
+    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, **{_IN_PROBE: "1"})
+    env["PYTHONPATH"] = package + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    command = [sys.executable, "-c", "from usdjoints.walker.stage_io import _probe_main; _probe_main()", root]
+    with tempfile.TemporaryFile() as progress:
+        child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=progress, stderr=subprocess.DEVNULL,
+                                 env=env)
+        try:
+            code = child.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+            code = None
+        except BaseException:
+            child.kill()
+            child.wait()
+            raise
+        progress.seek(0)
+        lines = progress.read().decode("utf-8", "replace").splitlines()
+    if code == 0:
+        return
+    reading = [line[len("reading "):] for line in lines if line.startswith("reading ")]
+    layer = reading[-1] if reading else root
+    layer = shown if os.path.realpath(layer) == os.path.realpath(root) else layer
+    if code == 2 and lines and lines[-1].startswith("error "):
+        raise InputError(None, lines[-1][len("error "):])
+    if code is None:
+        raise InputError(layer, f"OpenUSD did not finish reading this binary layer in {timeout:.0f} s; "
+                                "the file is likely corrupt")
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        raise InputError(layer, f"OpenUSD crashed ({name}) reading this binary layer; the file is corrupt",
+                         "re-export it from its source")
+    # any other outcome (a bug of usdjoints in the child): this process opens it and reports it
+
+
+def _probe_main() -> None:
+    """The child of :func:`_probe`: open the stage, then read every field of every binary layer
+    and every composed value, printing which layer it is reading."""
+    path = sys.argv[1]
+    try:
+        stage = open_stage(path, probe=False)
+        for layer in stage.GetUsedLayers():
+            if layer.anonymous:
+                continue
+            print(f"reading {_file_of(layer)}", flush=True)
+            layer.ExportToString()  # unpacks every field and time sample
+        print(f"reading {path}", flush=True)
+        for prim in stage.TraverseAll():
+            for attribute in prim.GetAttributes():
+                attribute.Get()
+            for relationship in prim.GetRelationships():
+                relationship.GetTargets()
+    except InputError as error:
+        print(f"error {' '.join(str(error).split())}", flush=True)
+        sys.exit(2)
+    except Exception:  # noqa: BLE001 - the parent opens the stage itself and reports it
+        sys.exit(3)
+    sys.exit(0)
+
+
+# ---------------------------------------------------------------------------------------------
+# messages
 
 @contextlib.contextmanager
 def _captured_native_stderr():
@@ -72,10 +270,79 @@ def _captured_native_stderr():
                 os.write(2, held.read())
 
 
+MAX_REASON = 160  # characters of a parser's reason kept in the one-line message
+_NAMESPACE = re.compile(r"\b(?:pxrInternal_v\d+_\d+(?:_\d+)?__pxrReserved___?(?:pegtl)?::|Sdf_TextFileFormatParser::|"
+                        r"Sdf_PathParser::|tao::pegtl::|pegtl::)")
+_LOCATION = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<column>\d+): (?P<reason>.*)$", re.S)
+
+
+def usd_error_text(error, path: str, shown: str) -> str:
+    """One line for a ``Tf.ErrorException`` raised reading ``path``: ``shown:line:column: reason``
+    in the parser's words (never a C++ function name), or the first bad byte of invalid UTF-8."""
+    texts = []
+    for item in getattr(error, "args", ()) or (error,):
+        try:
+            texts.append(str(getattr(item, "commentary", item)))
+        except UnicodeDecodeError:  # the parser quotes bytes that are not UTF-8
+            return _utf8_problem(path, shown) or f"{shown}: USD cannot read this file (it is not valid UTF-8)"
+    located, reasons = None, []
+    for text in texts:
+        text = " ".join(text.split())
+        match = _LOCATION.match(text)
+        if match and located is None:
+            located = match
+        elif not match and text:
+            reasons.append(text)
+    if located is not None:
+        reason = located["reason"]
+        if reason.startswith("parse error matching") and reasons:
+            reason = reasons[0]  # the parser's own words for what it expected
+        return f"{shown}:{located['line']}:{located['column']}: {_tidy(reason)}"
+    if reasons:
+        reason = reasons[0].replace(f"<{os.path.abspath(path)}>", "").replace(f"<{path}>", "").strip()
+        utf8 = _utf8_problem(path, shown)
+        if utf8:
+            return utf8
+        if reason.startswith("is "):
+            return f"{shown}: {_tidy(reason)}"
+        return f"{shown}: USD cannot read this file: {_tidy(reason)}"
+    return f"{shown}: USD cannot read this file"
+
+
+def _tidy(reason: str) -> str:
+    reason = _NAMESPACE.sub("", reason)
+    reason = re.sub(r"parse error matching ([A-Za-z_:]+)<([A-Za-z_:]+)[,>].*", r"parse error: expected \2", reason)
+    reason = re.sub(r"parse error matching (\w+)", r"parse error: expected \1", reason)
+    if len(reason) > MAX_REASON:
+        reason = reason[:MAX_REASON - 3].rstrip() + "..."
+    return reason
+
+
+def _utf8_problem(path: str, shown: str) -> str | None:
+    """``shown:line:column: invalid UTF-8 (byte 0x..)`` for the first undecodable byte, if any."""
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read()
+    except OSError:
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as problem:
+        before = data[:problem.start]
+        line = before.count(b"\n") + 1
+        column = len(before) - (before.rfind(b"\n") + 1) + 1
+        return (f"{shown}:{line}:{column}: invalid UTF-8 (byte 0x{data[problem.start]:02x}); "
+                "USD text layers must be UTF-8")
+    return None
+
+
 def _first_line(error) -> str:
     """The reason of a USD error in one line, without C++ function names."""
-    text = str(error)
+    try:
+        text = str(error)
+    except UnicodeDecodeError:
+        return "(a message that is not valid UTF-8)"
     quoted = re.findall(r"'([^']{8,})'", text)
     if quoted:
         text = quoted[0]
-    return " ".join(text.split())[:300]
+    return _tidy(" ".join(text.split()))

@@ -1,0 +1,212 @@
+"""No input hangs or crashes the command line: special files, syntax errors, bad UTF-8, corrupt crates.
+
+Oracles: OpenUSD's own parser (its error text and positions), Python's UTF-8 decoder (the first
+bad byte), a plain ``Usd.Stage.Open`` in a child process (which dies by a signal on the corrupt
+crate), and the process (exit code, stderr lines, a timeout far above the expected run time).
+"""
+from __future__ import annotations
+
+import os
+import re
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from samples import REPO, TESTS
+
+CLI = [sys.executable, "-m", "usdjoints"]
+CORRUPT_CRATE = TESTS / "data" / "usd" / "corrupt_crate_crashes_usd.usdc"
+HANG_LIMIT = 60  # s: every case below finishes in a second or two; a hang would not
+
+
+def run(*argv, env=None, timeout=HANG_LIMIT):
+    environment = dict(os.environ, **(env or {}))
+    return subprocess.run([*CLI, *map(str, argv)], capture_output=True, text=True, timeout=timeout, cwd=REPO,
+                          env=environment)
+
+
+def one_line(result, code=2) -> str:
+    """The single stderr line; under 200 characters besides the file paths it names."""
+    assert result.returncode == code, result
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr and "internal error" not in result.stderr, lines
+    assert len(re.sub(r"/[^ :()]+", "/F", lines[0])) < 200, lines[0]
+    return lines[0]
+
+
+def test_fifo_as_stage_is_refused(tmp_path):
+    fifo = tmp_path / "stage.usda"
+    os.mkfifo(fifo)
+    for command in ("walk", "audit", "simulate"):
+        line = one_line(run(command, fifo))
+        assert str(fifo) in line and "FIFO" in line
+
+
+@pytest.mark.parametrize("arc", ["sublayer", "reference", "payload"])
+def test_fifo_as_layer_is_refused_before_usd_opens_it(tmp_path, arc):
+    """USD itself blocks forever on this stage (checked with a timeout); usdjoints refuses it."""
+    fifo = tmp_path / "fifo.usda"
+    os.mkfifo(fifo)
+    root = tmp_path / "root.usda"
+    root.write_text({
+        "sublayer": '#usda 1.0\n(\n    subLayers = [@./fifo.usda@]\n)\n',
+        "reference": '#usda 1.0\ndef Xform "A" (references = @./fifo.usda@) {}\n',
+        "payload": '#usda 1.0\ndef Xform "A" (payload = @./fifo.usda@) {}\n',
+    }[arc])
+    with pytest.raises(subprocess.TimeoutExpired):  # the oracle: OpenUSD alone hangs here
+        subprocess.run([sys.executable, "-c", "import sys; from pxr import Usd; Usd.Stage.Open(sys.argv[1])",
+                        str(root)], capture_output=True, timeout=5)
+    for command in ("walk", "audit"):
+        line = one_line(run(command, root))
+        assert "fifo.usda" in line and "FIFO" in line and "root.usda" in line, line
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mknod of a character device needs root")
+def test_device_as_stage_is_refused(tmp_path):
+    node = tmp_path / "zero.usda"
+    os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 5))  # the zero device: reading never ends
+    line = one_line(run("walk", node))
+    assert "character device" in line
+    assert stat.S_ISCHR(os.lstat(node).st_mode)
+
+
+def test_fifo_as_robot_file_is_refused(tmp_path):
+    fifo = tmp_path / "robot.urdf"
+    os.mkfifo(fifo)
+    line = one_line(run("convert", fifo, "-o", tmp_path / "out.usda"))
+    assert "FIFO" in line and not (tmp_path / "out.usda").exists()
+
+
+SYNTAX = {
+    "tuple": ('#usda 1.0\ndef Xform "A" {\n  double x = (1, \n}\n', "Tuple nesting too deep"),
+    "brace": ('#usda 1.0\ndef Xform "A" {\n  double x = 1\n', "Expected }"),
+    "value": ('#usda 1.0\ndef Xform "A" {\n  double x = "s"\n}\n', "Failed to parse value"),
+    "duplicate": ('#usda 1.0\ndef "A" {}\ndef "A" {}\n', "Duplicate prim 'A'"),
+    "path": ('#usda 1.0\ndef "A" {\n rel r = <bad path!>\n}\n', "parse error"),
+}
+
+
+def _parser_says(path):
+    """OpenUSD's own location and reason for ``path`` (the oracle)."""
+    from pxr import Sdf, Tf
+
+    with pytest.raises(Tf.ErrorException) as info:
+        Sdf.Layer.OpenAsAnonymous(str(path))
+    texts = [e.commentary for e in info.value.args]
+    located = next(t for t in texts if re.match(rf"{re.escape(str(path))}:\d+:\d+: ", t))
+    return re.match(rf"{re.escape(str(path))}:(\d+):(\d+): ", located).groups(), texts
+
+
+@pytest.mark.parametrize("case", sorted(SYNTAX))
+def test_syntax_error_is_file_line_column_and_the_parsers_reason(tmp_path, case):
+    text, reason = SYNTAX[case]
+    path = tmp_path / f"{case}.usda"
+    path.write_text(text)
+    (line_no, column), texts = _parser_says(path)
+    assert any(reason in t for t in texts)
+    line = one_line(run("walk", path))
+    assert line.startswith(f"usdjoints: error: {path}:{line_no}:{column}: "), line
+    assert reason in line and "pxrInternal" not in line and "_RaiseErrorPEGTL" not in line
+    verbose = run("walk", path, "--verbose")  # after the subcommand, and the same exit code
+    assert verbose.returncode == 2 and "Traceback" in verbose.stderr
+    assert verbose.stderr.strip().splitlines()[-1] == line
+
+
+def test_syntax_error_in_a_sublayer_names_the_sublayer(tmp_path):
+    (tmp_path / "sub.usda").write_text(SYNTAX["tuple"][0])
+    root = tmp_path / "root.usda"
+    root.write_text('#usda 1.0\n(\n    subLayers = [@./sub.usda@]\n)\n')
+    line = one_line(run("walk", root))
+    assert f"{tmp_path / 'sub.usda'}:4:1: Tuple nesting too deep" in line
+
+
+@pytest.mark.parametrize("where,text", [
+    ("prim name", b'#usda 1.0\ndef Xform "A\xff" {\n}\n'),
+    ("string", b'#usda 1.0\ndef Xform "A" {\n  custom string s = "\xc3\x28"\n}\n'),
+    ("comment", b'#usda 1.0\n# note \xfe\ndef Xform "A" {\n}\n'),
+])
+def test_invalid_utf8_is_located_not_a_crash(tmp_path, where, text):
+    path = tmp_path / "bad.usda"
+    path.write_bytes(text)
+    problem = pytest.raises(UnicodeDecodeError, text.decode, "utf-8").value  # the oracle: the decoder
+    line_no = text[:problem.start].count(b"\n") + 1
+    column = problem.start - (text[:problem.start].rfind(b"\n") + 1) + 1
+    for command in ("walk", "audit"):
+        result = run(command, path)
+        assert result.returncode == 2 and "Traceback" not in result.stderr and "internal" not in result.stderr
+        assert f"bad.usda:{line_no}:{column}: invalid UTF-8" in result.stderr, result.stderr
+
+
+def test_corrupt_crate_is_one_line_naming_the_file_never_a_silent_signal(tmp_path):
+    plain = subprocess.run([sys.executable, "-c", "import sys; from pxr import Usd; Usd.Stage.Open(sys.argv[1])",
+                            str(CORRUPT_CRATE)], capture_output=True, timeout=HANG_LIMIT)
+    if plain.returncode >= 0:
+        pytest.skip(f"this OpenUSD opens the corrupt crate (exit {plain.returncode}): nothing to guard")
+    before = CORRUPT_CRATE.read_bytes()
+    for command in ("walk", "audit"):
+        line = one_line(run(command, CORRUPT_CRATE))
+        assert str(CORRUPT_CRATE) in line and "OpenUSD crashed" in line
+    assert CORRUPT_CRATE.read_bytes() == before
+
+
+def test_corrupt_crate_as_a_sublayer_names_the_stage(tmp_path):
+    root = tmp_path / "root.usda"
+    root.write_text(f'#usda 1.0\n(\n    subLayers = [@{CORRUPT_CRATE}@]\n)\n')
+    result = run("walk", root)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "OpenUSD crashed" in result.stderr or "cannot read" in result.stderr, result.stderr
+
+
+def test_valid_crate_walks_like_its_text(tmp_path):
+    """The child that reads binary layers first changes nothing about the walk."""
+    import json
+
+    from pxr import Sdf
+
+    text = REPO / "sample_stages" / "arm_articulation.usda"
+    crate = tmp_path / "arm.usdc"
+    Sdf.Layer.FindOrOpen(str(text)).Export(str(crate))
+    a, b = run("walk", text, "--format", "json"), run("walk", crate, "--format", "json")
+    assert a.returncode == b.returncode == 0, b.stderr
+    first, second = json.loads(a.stdout), json.loads(b.stdout)
+    first.pop("stage"), second.pop("stage")
+    assert first == second
+
+
+def test_missing_stage_is_one_line_once(tmp_path):
+    line = one_line(run("walk", tmp_path / "nope.usda"))
+    assert "nope.usda: no such file" in line
+
+
+CLIPPED = """#usda 1.0
+def Xform "A" (
+    prepend apiSchemas = ["PhysicsRigidBodyAPI"]
+    clips = {
+        dictionary default = {
+            asset[] assetPaths = [@./fifo.usda@]
+            asset manifestAssetPath = @./fifo.usda@
+            string primPath = "/A"
+            double2[] active = [(0, 0)]
+        }
+    }
+)
+{
+    double3 xformOp:translate = (1, 0, 0)
+    uniform token[] xformOpOrder = ["xformOp:translate"]
+}
+"""
+
+
+def test_fifo_as_value_clip_is_refused(tmp_path):
+    """USD opens value clips only when time samples are read: the walk used to block there."""
+    os.mkfifo(tmp_path / "fifo.usda")
+    root = tmp_path / "clipped.usda"
+    root.write_text(CLIPPED)
+    reads_value = ("import sys; from pxr import Usd; s = Usd.Stage.Open(sys.argv[1]); "
+                   "s.GetPrimAtPath('/A').GetAttribute('xformOp:translate').GetTimeSamples()")
+    with pytest.raises(subprocess.TimeoutExpired):  # the oracle: OpenUSD alone blocks reading the samples
+        subprocess.run([sys.executable, "-c", reads_value, str(root)], capture_output=True, timeout=5)
+    line = one_line(run("walk", root))
+    assert "fifo.usda" in line and "FIFO" in line and "value clip" in line
