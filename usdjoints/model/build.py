@@ -19,7 +19,7 @@ from typing import Optional
 import numpy as np
 
 from .. import units
-from ..descriptors import JointDesc, StageDescription
+from ..descriptors import Diagnostic, JointDesc, StageDescription
 from ..errors import InputError, UnsupportedFeature
 from .builder import Drive, ModelBuilder
 from .colliders import collider_arrays
@@ -67,13 +67,17 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
     loop_joints = [j for j in joints if j.exclude_from_articulation or j.path in loop_paths]
     builder = ModelBuilder(gravity=_gravity(stage, description.units.up_axis.value, mpu))
     q0_parts: dict[str, np.ndarray] = {}
+    mass_notes: list[Diagnostic] = []
     for body_path, joint, parent in tree:
         body = dynamic[body_path]
         mass = body_mass_properties(stage, body_path, body.columns, mpu, kpu)
-        if not mass.mass > 0.0:
-            raise InputError(body_path, "dynamic rigid body without mass: no physics:mass, density "
-                             "or collision shape gives it one",
-                             "author physics:mass (and physics:diagonalInertia) or add a collider")
+        if mass.defaulted:
+            made_up = " and ".join(f"{name} {value}" for name, value in (
+                ("mass", f"{mass.mass:.6g} kg"), ("inertia", f"{mass.inertia[0, 0]:.6g} kg m^2 (small sphere)"))
+                if name in mass.defaulted)
+            mass_notes.append(Diagnostic(
+                "warning", body_path, f"nothing gives this body its {' or '.join(mass.defaulted)}: "
+                f"{made_up} as PhysX uses", "mass-defaulted"))
         if joint is not None and parent is not None and joint.type == "fixed" and _is_stand_in(stage, body_path):
             mass = dataclasses.replace(mass, mass=0.0, com=np.zeros(3), inertia=np.zeros((3, 3)))
         R_world_body = quat_to_matrix(body.world_pose.orientation)
@@ -97,7 +101,7 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
         stage, description, model, [j for j in description.joints if j.enabled])
     model = dataclasses.replace(model, coupling_names=names, coupling_dof=dofs, coupling_coeff=coeffs,
                                 coupling_offset=offsets, **loops, **colliders,
-                                diagnostics=tuple(notes + loop_notes + collider_notes))
+                                diagnostics=tuple(mass_notes + notes + loop_notes + collider_notes))
     return _with_limit_springs(_with_coupled_inertia(model))
 
 

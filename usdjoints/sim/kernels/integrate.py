@@ -26,15 +26,17 @@ from .contact import (
 from .contact import SETTING_MARGIN
 from .crba import ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_transforms_inline, link_world_poses
-from .jcalc import FREE, SPHERICAL, primitive_nq, quat_multiply_exp, quat_rotate
+from .jcalc import FREE, PRISMATIC, SPHERICAL, primitive_nq, primitive_nv, quat_multiply_exp, quat_rotate
 from .layout import DOF_VELOCITY_LIMIT, LINK_Q_START, LINK_TYPE, LINK_V_START
 from .passive import passive_forces, passive_forces_inline
 from .world_dynamics import allocate_world_workspace, bias_and_mass, bias_and_mass_inline
 
 EULER = 0
 RK4 = 1
-# A speed past this [rad/s | m/s] is taken as divergence, not physics.
-DIVERGENCE_SPEED = 1e6
+# settings entries after contact.py's: the speeds [m/s], [rad/s] past which a state is taken as
+# diverged, not physics (api.py sets them from the stage's scale)
+SETTING_LINEAR_BOUND = 3
+SETTING_ANGULAR_BOUND = 4
 
 
 @njit(cache=True, fastmath=FMA)
@@ -162,11 +164,21 @@ def clamp_velocities(dof_table, qd):
 
 
 @njit(cache=True, fastmath=FMA, inline='always')
-def failing_dof(link_table, q, qd):
-    """The first dof whose state is not finite or faster than DIVERGENCE_SPEED, else -1."""
-    for k in range(qd.shape[0]):
-        if not (abs(qd[k]) < DIVERGENCE_SPEED):
-            return k
+def failing_dof(link_table, q, qd, settings):
+    """The first dof whose state is not finite or faster than the divergence bounds
+    (settings[SETTING_LINEAR_BOUND] [m/s] for linear dofs, settings[SETTING_ANGULAR_BOUND]
+    [rad/s] for angular ones), else -1."""
+    linear_bound = settings[SETTING_LINEAR_BOUND]
+    angular_bound = settings[SETTING_ANGULAR_BOUND]
+    for i in range(link_table.shape[0]):
+        kind = link_table[i, LINK_TYPE]
+        v0 = link_table[i, LINK_V_START]
+        n = primitive_nv(kind)
+        for a in range(n):
+            linear = kind == PRISMATIC or (kind == FREE and a < 3)
+            bound = linear_bound if linear else angular_bound
+            if not (abs(qd[v0 + a]) < bound):
+                return v0 + a
     for i in range(link_table.shape[0]):
         q0 = link_table[i, LINK_Q_START]
         for a in range(primitive_nq(link_table[i, LINK_TYPE])):
@@ -360,7 +372,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
                                 dof_table, coupling_dof, coupling_coeff, coupling_offset,
                                 loop_type, loop_link, loop_R, loop_p, loop_axis, q, qd, M, E, r,
                                 R3, p3, Rw, pw, G, c, Y, A, lam, dq)
-        bad = failing_dof(link_table, q, qd)
+        bad = failing_dof(link_table, q, qd, contact_settings)
         if bad >= 0:
             status_out[0] = step + 1
             status_out[1] = bad
