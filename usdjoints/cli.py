@@ -74,7 +74,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         plot_backend()  # before the run: no outputs from a run whose plot cannot be drawn
     stage = open_stage(args.stage)
     description = walk(stage, consumer="usdjoints")
-    model = build_model(description, stage)
+    model = build_model(description, stage, contact=args.contact)
     record_every = max(1, round(1.0 / (args.fps * args.dt))) if args.fps else 1
     n_steps = int(round(args.duration / args.dt))
     show = args.progress if args.progress is not None else (
@@ -193,6 +193,8 @@ def _build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", metavar="TRAJ.npz", help="write the trajectory as an npz archive")
     sim.add_argument("--write-usd", metavar="OUT.usda", help="write body motion as time samples over the stage")
     sim.add_argument("--plot", metavar="OUT.png", help="plot joint coordinates (needs matplotlib)")
+    sim.add_argument("--contact", action=argparse.BooleanOptionalAction, default=True,
+                     help="collide the stage's colliders (default); --no-contact leaves them out")
     sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="progress bar on stderr (default: on a terminal, for runs of 500,000 env-steps or more)")
     sim.set_defaults(run=_cmd_simulate)

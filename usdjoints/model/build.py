@@ -22,7 +22,7 @@ from .. import units
 from ..descriptors import Diagnostic, JointDesc, StageDescription
 from ..errors import InputError, UnsupportedFeature
 from .builder import Drive, ModelBuilder
-from .colliders import collider_arrays
+from .colliders import collider_arrays, without_start_overlaps
 from .constraints import coupling_arrays, loop_arrays
 from .initial_state import initial_q, initial_qd
 from .mass import body_mass_properties
@@ -97,12 +97,12 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
     model = dataclasses.replace(model, qd_initial=initial_qd(model, tree, description, dynamic, mpu))
     names, dofs, coeffs, offsets, notes = coupling_arrays(model, description)
     loops, loop_notes = loop_arrays(model, description, loop_joints)
-    colliders, collider_notes = ({}, []) if not contact else collider_arrays(
+    colliders, collider_notes, approximate = ({}, [], []) if not contact else collider_arrays(
         stage, description, model, [j for j in description.joints if j.enabled])
     model = dataclasses.replace(model, coupling_names=names, coupling_dof=dofs, coupling_coeff=coeffs,
                                 coupling_offset=offsets, **loops, **colliders,
                                 diagnostics=tuple(mass_notes + notes + loop_notes + collider_notes))
-    return _with_limit_springs(_with_coupled_inertia(model))
+    return without_start_overlaps(_with_limit_springs(_with_coupled_inertia(model)), approximate)
 
 
 def _is_stand_in(stage, body_path: str) -> bool:

@@ -147,6 +147,34 @@ def constraint_jacobian(model: ArticulatedModel, q) -> tuple[np.ndarray, np.ndar
     return G[:m].copy(), c[:m].copy()
 
 
+def start_contact_depths(model: ArticulatedModel) -> np.ndarray:
+    """The deepest penetration [m] of each collision pair at the model's initial state (<= 0:
+    apart), shape [npair]."""
+    from .kernels.contact import bounding_radii, collider_world_poses, detect_contacts, max_contacts
+    from .kernels.fk import link_world_poses
+
+    pm = _model(model)
+    E, r = _link_transforms(pm, np.ascontiguousarray(model.q_initial, dtype=np.float64))
+    nl, n = pm.link_table.shape[0], pm.col_type.shape[0]
+    Rw, pw = np.empty((nl, 3, 3)), np.empty((nl, 3))
+    link_world_poses(pm.link_table, E, r, Rw, pw)
+    Rc, pc = np.empty((n, 3, 3)), np.empty((n, 3))
+    collider_world_poses(pm.col_link, pm.col_R, pm.col_p, Rw, pw, Rc, pc)
+    radius = np.empty(n)
+    bounding_radii(pm.col_type, pm.col_size, radius)
+    depth = np.full(pm.pairs.shape[0], -np.inf)
+    for p in range(pm.pairs.shape[0]):  # one pair at a time: the contact buffer's cap cannot hide one
+        pair = np.ascontiguousarray(pm.pairs[p:p + 1])
+        room = max_contacts(pm.col_type, pair)
+        pair_of, points, normals, depths = (np.empty(room, dtype=np.int64), np.empty((room, 3)),
+                                            np.empty((room, 3)), np.empty(room))
+        count = detect_contacts(pm.col_type, pm.col_size, radius, Rc, pc, pair, 0.0, np.empty((8, 3)),
+                                pair_of, points, normals, depths)
+        if count:
+            depth[p] = depths[:count].max()
+    return depth
+
+
 def integrate_configuration(model: ArticulatedModel, q, v, dt: float) -> np.ndarray:
     """q (+) dt v [nq]: scalar coordinates move linearly, quaternions rotate exactly by the body
     angular velocity, free-joint positions by the linear velocity rotated into the joint frame."""
