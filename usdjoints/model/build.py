@@ -28,9 +28,8 @@ from .initial_state import initial_q, initial_qd
 from .mass import body_mass_properties
 from .rotation import matrix_to_quat, quat_to_matrix
 
-# Soft joint limits stand in for PhysX's hard limits: a critically damped spring whose natural
-# period is LIMIT_TIME_CONSTANT at the joint's effective inertia (MuJoCo's solref default).
-LIMIT_TIME_CONSTANT = 0.02  # [s]
+# Joint limits are hard, as PhysX's: the simulator holds them with joint-space impulses
+# (sim/kernels/limits.py); dof_limit_stiffness stays 0 unless a model asks for a soft limit.
 STANDARD_GRAVITY = 9.81  # [m/s^2]
 _AXES = {"X": np.array([1.0, 0.0, 0.0]), "Y": np.array([0.0, 1.0, 0.0]), "Z": np.array([0.0, 0.0, 1.0])}
 _D6_TRANSLATIONS = ("transX", "transY", "transZ")
@@ -102,7 +101,7 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
     model = dataclasses.replace(model, coupling_names=names, coupling_dof=dofs, coupling_coeff=coeffs,
                                 coupling_offset=offsets, **loops, **colliders,
                                 diagnostics=tuple(mass_notes + notes + loop_notes + collider_notes))
-    return without_start_overlaps(_with_limit_springs(_with_coupled_inertia(model)), approximate)
+    return without_start_overlaps(_with_coupled_inertia(model), approximate)
 
 
 def _is_stand_in(stage, body_path: str) -> bool:
@@ -345,19 +344,3 @@ def _with_coupled_inertia(model):
     if not notes:
         return model
     return dataclasses.replace(model, dof_armature=armature, diagnostics=model.diagnostics + tuple(notes))
-
-
-def _with_limit_springs(model):
-    """Give every finite limit a critically damped spring scaled by the dof's effective inertia."""
-    limited = np.isfinite(model.dof_lower) | np.isfinite(model.dof_upper)
-    if not limited.any():
-        return model
-    from ..sim.api import mass_matrix
-
-    inertia = np.diag(mass_matrix(model, model.q_initial))  # armature is already on the diagonal
-    omega = 2.0 * math.pi / LIMIT_TIME_CONSTANT
-    stiffness = np.where(limited & (model.dof_limit_stiffness == 0.0), inertia * omega * omega,
-                         model.dof_limit_stiffness)
-    damping = np.where(limited & (model.dof_limit_damping == 0.0), 2.0 * inertia * omega, model.dof_limit_damping)
-    return dataclasses.replace(model, dof_limit_stiffness=stiffness, dof_limit_damping=damping)
-

@@ -78,7 +78,15 @@ def _shape(prim, scale: np.ndarray, mpu: float):
         axis = str(UsdGeom.Plane(prim).GetAxisAttr().Get())
         return COLLIDER_PLANE, np.zeros(3), _Z_TO_AXIS[axis], np.zeros(3)
     if prim.IsA(UsdGeom.Boundable):
-        extent = UsdGeom.Boundable(prim).GetExtentAttr().Get()
+        # an authored extent, else the one the prim's own attributes give (a cylinder's radius
+        # and height): the schema's fallback extent is a 2 m cube whatever the shape's size
+        attribute = UsdGeom.Boundable(prim).GetExtentAttr()
+        extent = attribute.Get() if attribute.HasAuthoredValue() else None
+        if extent is None:
+            from pxr import Usd
+
+            extent = UsdGeom.Boundable.ComputeExtentFromPlugins(UsdGeom.Boundable(prim), Usd.TimeCode.Default())
+            extent = list(extent) if extent is not None and len(extent) == 2 else None
         if extent is None and prim.IsA(UsdGeom.PointBased):
             points = UsdGeom.PointBased(prim).GetPointsAttr().Get()
             if points:

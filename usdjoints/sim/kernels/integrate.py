@@ -27,7 +27,8 @@ from .contact import SETTING_MARGIN
 from .crba import ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_transforms_inline, link_world_poses
 from .jcalc import FREE, PRISMATIC, SPHERICAL, primitive_nq, primitive_nv, quat_multiply_exp, quat_rotate
-from .layout import DOF_VELOCITY_LIMIT, LINK_Q_START, LINK_TYPE, LINK_V_START
+from .layout import LINK_Q_START, LINK_TYPE, LINK_V_START
+from .limits import has_limit_rows, limit_impulses
 from .passive import passive_forces, passive_forces_inline
 from .world_dynamics import allocate_world_workspace, bias_and_mass, bias_and_mass_inline
 
@@ -154,16 +155,6 @@ def normalise_quaternions(link_table, q):
 
 
 @njit(cache=True, fastmath=FMA, inline='always')
-def clamp_velocities(dof_table, qd):
-    for k in range(qd.shape[0]):
-        bound = dof_table[k, DOF_VELOCITY_LIMIT]
-        if qd[k] > bound:
-            qd[k] = bound
-        elif qd[k] < -bound:
-            qd[k] = -bound
-
-
-@njit(cache=True, fastmath=FMA, inline='always')
 def failing_dof(link_table, q, qd, settings):
     """The first dof whose state is not finite or faster than the divergence bounds
     (settings[SETTING_LINEAR_BOUND] [m/s] for linear dofs, settings[SETTING_ANGULAR_BOUND]
@@ -267,6 +258,13 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
     detect_work = np.empty((8, 3))
     col_radius = np.empty(n_col)
     bounding_radii(col_type, col_size, col_radius)
+    limited = has_limit_rows(dof_table)
+    n_lim = nv if limited else 0
+    lim_lo = np.empty(n_lim)
+    lim_hi = np.empty(n_lim)
+    lim_C = np.empty((n_lim, n_lim))
+    lim_lam = np.empty(n_lim)
+    lim_ready = np.empty(n_lim, dtype=np.int64)
     status_out[0] = -1
     status_out[1] = -1
     if rows > 0:
@@ -297,7 +295,9 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
             for k in range(nv):
                 v_start[k] = qd[k]
                 qd[k] += dt * qdd[k]
-            clamp_velocities(dof_table, qd)
+            if limited:
+                limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_lo, lim_hi, lim_C,
+                               lim_lam, lim_ready, qd)
             m = 0
             if rows > 0 or contacts > 0:
                 link_world_poses(link_table, E, r, Rw, pw)
@@ -343,12 +343,16 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
             for k in range(nv):
                 qd[k] += dt / 6.0 * (k_v[0, k] + 2.0 * k_v[1, k] + 2.0 * k_v[2, k] + k_v[3, k])
             normalise_quaternions(link_table, q)
-            clamp_velocities(dof_table, qd)
-            if contacts > 0:
-                # contact as an impulse on the finished step: the next step moves q with it
+            if limited or contacts > 0:
+                # the end state's inertia, factored, for the limit and contact impulses
                 acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6,
                                   dof_parent, dof_table, armature, gravity, q, qd, 0.0, E, r, R3,
                                   p3, wR, wp, ws, wvaf, wI, M, vecs, qdd)
+            if limited:
+                limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_lo, lim_hi, lim_C,
+                               lim_lam, lim_ready, qd)
+            if contacts > 0:
+                # contact as an impulse on the finished step: the next step moves q with it
                 link_world_poses(link_table, E, r, Rw, pw)
                 m = 0
                 if rows > 0:
