@@ -6,7 +6,8 @@ capsule, cylinder) at their density, as PhysX does. PhysX's default density is 1
 
 What nothing gives a body, PhysX makes up (measured with ovphysx 0.7 on a metres stage, see
 tests/sim/test_default_mass.py): a body with no mass and no collider weighs 1 (stage mass unit),
-and a body without rotational inertia (none authored, no collider to derive it from) gets that of
+and a body without rotational inertia (none authored, no collider to derive it from; an
+authored one, even zero, is kept) gets that of
 a small solid sphere, 2/5 m r^2 with r = DEFAULT_SPHERE_RADIUS, so it turns instead of dividing
 by zero. PhysX warns in both cases; ``defaulted`` says which value was made up.
 """
@@ -65,7 +66,7 @@ def body_mass_properties(stage, body_path: str, columns: Mapping[str, Resolved],
     if not mass > 0.0:
         mass = DEFAULT_MASS * kilograms_per_unit
         defaulted.append("mass")
-    if not np.trace(inertia) > 0.0:
+    if not diag_authored and not np.trace(inertia) > 0.0:  # an authored inertia is kept, even zero
         inertia = np.eye(3) * (0.4 * mass * DEFAULT_SPHERE_RADIUS ** 2)
         defaulted.append("inertia")
     return MassProperties(float(mass), com, inertia, from_shapes, tuple(defaulted))
