@@ -63,7 +63,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     from .model.build import build_model
     from .progress import ProgressBar
-    from .sim.api import simulate
+    from .sim.api import quaternion_starts, recording_plan, simulate
+    from .sim.trajectory import resample
     from .trajectory_io import plot_backend, write_npz, write_plot, write_usd_time_samples
     from .walker import walk
     from .walker.stage_io import open_stage
@@ -75,16 +76,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     stage = open_stage(args.stage)
     description = walk(stage, consumer="usdjoints")
     model = build_model(description, stage, contact=args.contact)
-    record_every = max(1, round(1.0 / (args.fps * args.dt))) if args.fps else 1
     n_steps = int(round(args.duration / args.dt))
+    record_every, times = recording_plan(args.fps, args.dt, args.duration, args.envs)
     show = args.progress if args.progress is not None else (
         sys.stderr.isatty() and n_steps * args.envs >= LONG_RUN_ENV_STEPS)
     # compile (or load) the kernels first, so the rate below times the stepping alone
     notice = threading.Timer(COMPILE_NOTICE_AFTER, print, (
         "usdjoints: compiling the simulator's kernels; this happens once per numba cache "
         "and takes about a minute",), {"file": sys.stderr, "flush": True})
-    if sys.stderr.isatty():
-        notice.start()  # a load from the cache ends well before it fires
+    notice.start()  # a load from the cache ends well before it fires
     try:
         simulate(model, 0.0, args.dt, integrator=args.integrator, n_envs=1)
     finally:
@@ -93,6 +93,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     trajectory = simulate(model, args.duration, args.dt, integrator=args.integrator, n_envs=args.envs,
                           record_every=record_every, progress=ProgressBar("simulate") if show else None)
     elapsed = time.perf_counter() - started
+    if times is not None:
+        trajectory = resample(trajectory, times, quaternion_starts(model))
     if args.out:
         write_npz(trajectory, args.out)
     if args.write_usd:

@@ -423,3 +423,43 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
                       joint_names=model.joint_names, q_start=np.asarray(model.joint_q_start).copy(),
                       v_start=np.asarray(model.joint_v_start).copy(), body_names=model.body_names,
                       n_envs=n_envs)
+
+
+# Above this many recorded numbers, a --fps whose period is not a whole number of steps records
+# at the nearest steps instead of every step (interpolated to the exact times).
+EXACT_FPS_MAX_VALUES = 50_000_000
+
+
+def recording_plan(fps: float, dt: float, duration: float, n_envs: int, values_per_state: int = 64):
+    """(record_every, times or None) for a run recorded at ``fps`` samples per second: the
+    requested times 0, 1/fps, ... and ``duration``. When those are whole numbers of steps the
+    kernel records them directly (times None); otherwise every step is recorded and
+    :func:`usdjoints.sim.trajectory.resample` interpolates the exact times."""
+    from .trajectory import sample_times
+
+    if not fps:
+        return 1, None
+    if not (math.isfinite(fps) and fps > 0):
+        raise UsageError(f"--fps must be a positive number of samples per second (or 0), got {fps!r}")
+    n_steps = int(round(duration / dt))
+    period = 1.0 / (fps * dt)
+    every = max(1, round(period))
+    if abs(period - every) < 1e-9 * period and n_steps % every == 0:
+        return every, None
+    if n_envs * (n_steps + 1) * values_per_state > EXACT_FPS_MAX_VALUES:
+        return every, None
+    return 1, sample_times(n_steps * dt, fps)
+
+
+def quaternion_starts(model: ArticulatedModel) -> list[int]:
+    """The q index of each quaternion (spherical and free joints)."""
+    from ..model.articulated import SPHERICAL
+
+    out = []
+    for i in range(model.nlink):
+        kind, start = int(model.link_type[i]), int(model.link_q_start[i])
+        if kind == SPHERICAL:
+            out.append(start)
+        elif kind == FREE:
+            out.append(start + 3)
+    return out
