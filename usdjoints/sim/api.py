@@ -422,7 +422,7 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     return Trajectory(t=t, q=q_traj, qd=qd_traj, body_poses=poses,
                       joint_names=model.joint_names, q_start=np.asarray(model.joint_q_start).copy(),
                       v_start=np.asarray(model.joint_v_start).copy(), body_names=model.body_names,
-                      n_envs=n_envs)
+                      n_envs=n_envs, joint_types=model.joint_types)
 
 
 # Above this many recorded numbers, a --fps whose period is not a whole number of steps records

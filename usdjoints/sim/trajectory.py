@@ -23,6 +23,7 @@ class Trajectory:
     v_start: np.ndarray
     body_names: tuple[str, ...]
     n_envs: int
+    joint_types: tuple[str, ...] = ()  # revolute | prismatic | spherical | free | d6, per joint
 
 
 def sample_times(duration: float, fps: float) -> np.ndarray:
@@ -70,4 +71,5 @@ def resample(trajectory: Trajectory, times: np.ndarray, quaternion_starts) -> Tr
     poses[..., 3:] = _nlerp(pa[..., 3:], pb[..., 3:], wp)
     return Trajectory(t=times.copy(), q=q, qd=qd, body_poses=poses, joint_names=trajectory.joint_names,
                       q_start=trajectory.q_start, v_start=trajectory.v_start,
-                      body_names=trajectory.body_names, n_envs=trajectory.n_envs)
+                      body_names=trajectory.body_names, n_envs=trajectory.n_envs,
+                      joint_types=trajectory.joint_types)
