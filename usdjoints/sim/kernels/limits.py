@@ -39,6 +39,7 @@ RECOVERY_RATE = 0.2  # of a limit violation removed per step
 RECOVERY_SPEED_ANGULAR = 2.0  # [rad/s], the fastest return from outside a limit
 RECOVERY_SPEED_LINEAR = 0.2  # [m/s]
 SWEEPS = 8
+SWEEP_TOLERANCE = 1e-12  # relative velocity change that counts as progress
 
 
 @njit(cache=True, fastmath=FMA)
@@ -85,7 +86,9 @@ def _solve_rows(dof_parent, LD, lo, hi, C, lam, ready, base, v):
                 for d in range(nv):
                     v[d] += C[k, d] * delta
                 lam[k] = new
-                changed = True
+                # a sweep that moves no row's velocity by more than round-off ends the solve
+                if abs(delta) * w > SWEEP_TOLERANCE * (abs(value) + abs(lo[k]) + 1e-9):
+                    changed = True
         if not changed:
             break
 
