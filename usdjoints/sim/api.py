@@ -21,6 +21,9 @@ INTEGRATORS = {"euler": 0, "rk4": 1}
 CONTACT_TIME_CONSTANT = 0.02
 CONTACT_MARGIN = 1e-4
 CONTACT_ITERATIONS = 50
+# PhysX's default physxRigidBody:maxDepenetrationVelocity (3 m/s; 3 / metersPerUnit stage units):
+# the fastest an overlap is pushed apart.
+MAX_DEPENETRATION_VELOCITY = 3.0  # [m/s]
 # Divergence: a speed past these bounds is not motion but a blown-up state. The floors sit far
 # above what a robot reaches (100 m/s, 1000 rad/s); a run whose own numbers go faster (free fall
 # over a long duration, fast initial or target speeds) gets ten times those instead.
@@ -397,7 +400,8 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     args = (pm.link_table, pm.link_axis, pm.R_parent_joint, pm.p_parent_joint, pm.R_joint_child,
             pm.p_joint_child, pm.revolute_basis, pm.S, pm.I6, pm.dof_parent, pm.dof_table, pm.armature, pm.gravity,
             pm.body_link, pm.body_R_link, pm.body_p_link, *pm.constraint_arrays(),
-            np.array([max(contact_time_constant, 2.0 * dt), CONTACT_MARGIN, CONTACT_ITERATIONS, *bounds],
+            np.array([max(contact_time_constant, 2.0 * dt), CONTACT_MARGIN, CONTACT_ITERATIONS, *bounds,
+                      MAX_DEPENETRATION_VELOCITY],
                      dtype=np.float64))
     # one signature whatever the model: numba types read-only and writable arrays apart
     args = tuple(_writable(a) for a in args)
