@@ -197,8 +197,9 @@ def Xform "World"
 """
 
 
-def bad_massless_body() -> str:
-    """A dynamic body with no mass and no collider to derive one from."""
+def massless_body() -> str:
+    """A dynamic body with no mass and no collider to derive one from: PhysX simulates it with
+    its default mass and a small sphere's inertia, so usdjoints does too."""
     return BAD_HEADER + """
 def Xform "World"
 {
@@ -236,7 +237,7 @@ def Xform "World"
 
 STAGES = {builder.__name__: builder for builder in (
     pendulum_120deg, double_pendulum, damped_oscillator, free_body, spinning_top, position_drive_step,
-    soft_limit, bad_no_bodies, bad_massless_body, bad_unsupported_joint)}
+    soft_limit, bad_no_bodies, massless_body, bad_unsupported_joint)}
 
 
 def path(name: str) -> Path:

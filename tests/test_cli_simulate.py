@@ -91,9 +91,10 @@ def test_slow_kernel_load_is_announced_on_a_terminal(monkeypatch, capsys):
     assert capsys.readouterr().err == ""
 
 
-def test_plot_draws_one_line_per_coordinate(tmp_path, monkeypatch):
-    """Oracle: the trajectory itself; each plotted line is one joint coordinate over t, labelled
-    with the joint's name, and the file is a PNG that matplotlib reads back."""
+def test_plot_draws_one_panel_per_unit(tmp_path, monkeypatch):
+    """Oracle: the trajectory itself; the arm's hinges are drawn on the angle panel [rad] and its
+    slider on the length panel [m], each line one joint coordinate over t labelled with the
+    joint's name; the file is a PNG that matplotlib reads back."""
     pytest.importorskip("matplotlib")
     import matplotlib.image
     import matplotlib.pyplot as plt
@@ -105,16 +106,24 @@ def test_plot_draws_one_line_per_coordinate(tmp_path, monkeypatch):
     closed = []
     real_close = plt.close
     monkeypatch.setattr(plt, "close", lambda figure=None: (closed.append(figure), real_close(figure)))
-    trajectory = api.simulate(load_model(ARM), 0.2, 1e-3, record_every=10)
+    model = load_model(ARM)
+    trajectory = api.simulate(model, 0.2, 1e-3, record_every=10)
     out = tmp_path / "q.png"
     write_plot(trajectory, out)
-    lines = closed[0].axes[0].get_lines()
-    assert [line.get_label() for line in lines] == list(trajectory.joint_names)  # one coordinate each
-    for k, line in enumerate(lines):
+    panels = closed[0].axes
+    assert [p.get_ylabel() for p in panels] == ["q [rad]", "q [m]"]
+    drawn = {}
+    for panel in panels:
+        for line in panel.get_lines():
+            drawn[line.get_label()] = (panel.get_ylabel(), line)
+    assert sorted(drawn) == sorted(trajectory.joint_names)
+    for j, name in enumerate(trajectory.joint_names):
+        unit, line = drawn[name]
+        assert unit == ("q [m]" if model.joint_types[j] == "prismatic" else "q [rad]")
         np.testing.assert_array_equal(line.get_xdata(), trajectory.t)
-        np.testing.assert_array_equal(line.get_ydata(), trajectory.q[:, k])
+        np.testing.assert_array_equal(line.get_ydata(), trajectory.q[:, trajectory.q_start[j]])
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert matplotlib.image.imread(out).shape[:2] == (450, 800)
+    assert matplotlib.image.imread(out).shape[:2] == (650, 1000)
 
 
 def test_plot_without_matplotlib_is_a_usage_error(tmp_path, monkeypatch, capsys):

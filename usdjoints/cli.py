@@ -84,22 +84,23 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
 
     from .model.build import build_model
     from .progress import ProgressBar
-    from .sim.api import simulate
+    from .sim.api import quaternion_starts, recording_plan, simulate
+    from .sim.trajectory import resample
     from .trajectory_io import write_npz, write_plot, write_usd_time_samples
     from .walker import walk
 
     description = walk(stage, consumer="usdjoints")
-    model = build_model(description, stage)
-    record_every = max(1, round(1.0 / (args.fps * args.dt))) if args.fps else 1
+    model = build_model(description, stage, contact=args.contact)
     n_steps = int(round(args.duration / args.dt))
+    record_every, times = recording_plan(args.fps, args.dt, args.duration, args.envs)
     show = args.progress if args.progress is not None else (
         not args.quiet and sys.stderr.isatty() and n_steps * args.envs >= LONG_RUN_ENV_STEPS)
     # compile (or load) the kernels first, so the rate below times the stepping alone
     notice = threading.Timer(COMPILE_NOTICE_AFTER, print, (
         "usdjoints: compiling the simulator's kernels; this happens once per numba cache "
         "and takes about a minute",), {"file": sys.stderr, "flush": True})
-    if sys.stderr.isatty() and not args.quiet:
-        notice.start()  # a load from the cache ends well before it fires
+    if not args.quiet:
+        notice.start()  # on any stderr, a log too; a load from the cache ends well before it fires
     try:
         simulate(model, 0.0, args.dt, integrator=args.integrator, n_envs=1)
     finally:
@@ -108,6 +109,8 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
     trajectory = simulate(model, args.duration, args.dt, integrator=args.integrator, n_envs=args.envs,
                           record_every=record_every, progress=ProgressBar("simulate") if show else None)
     elapsed = time.perf_counter() - started
+    if times is not None:
+        trajectory = resample(trajectory, times, quaternion_starts(model))
     if args.out:
         write_npz(trajectory, outputs["--out"])
     if args.write_usd:
@@ -263,6 +266,8 @@ def _build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--write-usd", metavar="OUT.usda",
                      help="write body motion as time samples over the stage (default: none; needs --envs 1)")
     sim.add_argument("--plot", metavar="OUT.png", help="plot joint coordinates (needs matplotlib; default: none)")
+    sim.add_argument("--contact", action=argparse.BooleanOptionalAction, default=True,
+                     help="collide the stage's colliders; --no-contact leaves them out")
     sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="progress bar on stderr (default: on a terminal, for runs of 500,000 env-steps or more)")
     sim.set_defaults(run=_cmd_simulate)

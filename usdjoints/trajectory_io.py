@@ -92,18 +92,61 @@ def plot_backend():
     return plt
 
 
-def write_plot(trajectory, path) -> None:
-    """Joint coordinates over time, one line per coordinate (needs the ``plot`` extra)."""
-    plt = plot_backend()
-    figure, axes = plt.subplots(figsize=(8, 4.5))
+def _euler_deg(quats):
+    """Roll, pitch, yaw [deg] (x-y-z extrinsic) of quaternions w x y z, shape [T, 4]."""
+    w, x, y, z = quats.T
+    roll = np.arctan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
+    pitch = np.arcsin(np.clip(2 * (w * y - z * x), -1.0, 1.0))
+    yaw = np.arctan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
+    return np.degrees(np.stack([roll, pitch, yaw], axis=1))
+
+
+def _plot_panels(trajectory):
+    """[(title, y label, [(label, values)])]: one panel per unit, lines named, not indexed."""
     q = trajectory.q if trajectory.n_envs == 1 else trajectory.q[0]
     starts = list(trajectory.q_start) + [q.shape[1]]
-    for j, name in enumerate(trajectory.joint_names):
-        for k in range(starts[j], starts[j + 1]):
-            axes.plot(trajectory.t, q[:, k], label=f"{name}[{k - starts[j]}]" if starts[j + 1] - starts[j] > 1 else name)
-    axes.set_xlabel("t [s]")
-    axes.set_ylabel("q [rad | m]")
-    axes.legend(fontsize="small", loc="best")
+    types = trajectory.joint_types or ("",) * len(trajectory.joint_names)
+    panels = {"angles": [], "lengths": [], "position": [], "orientation": [], "other": []}
+    for j, (name, kind) in enumerate(zip(trajectory.joint_names, types)):
+        a, b = starts[j], starts[j + 1]
+        if kind == "free":
+            for k, axis in enumerate("xyz"):
+                panels["position"].append((f"{name} {axis}", q[:, a + k]))
+            for label, values in zip(("roll", "pitch", "yaw"), _euler_deg(q[:, a + 3:a + 7]).T):
+                panels["orientation"].append((f"{name} {label}", values))
+        elif kind == "spherical":
+            for label, values in zip(("roll", "pitch", "yaw"), _euler_deg(q[:, a:a + 4]).T):
+                panels["orientation"].append((f"{name} {label}", values))
+        elif kind == "revolute":
+            panels["angles"].append((name, q[:, a]))
+        elif kind == "prismatic":
+            panels["lengths"].append((name, q[:, a]))
+        else:  # a d6 joint's axes, or a trajectory that does not say its joint types
+            for k in range(a, b):
+                panels["other"].append((f"{name}[{k - a}]" if b - a > 1 else name, q[:, k]))
+    labels = {"angles": ("joint angles", "q [rad]"), "lengths": ("joint positions", "q [m]"),
+              "position": ("base position", "[m]"), "orientation": ("orientations", "[deg]"),
+              "other": ("joint coordinates", "q [rad | m]")}
+    return [(labels[k][0], labels[k][1], lines) for k, lines in panels.items() if lines]
+
+
+def write_plot(trajectory, path) -> None:
+    """Joint coordinates over time (needs the ``plot`` extra): one panel per unit (joint angles,
+    joint positions, base position, orientations as roll/pitch/yaw), every line named, the
+    legend beside its panel; colours from a 20-colour cycle, then repeated with another dash."""
+    plt = plot_backend()
+    panels = _plot_panels(trajectory)
+    figure, axes = plt.subplots(len(panels), 1, figsize=(10, 1.5 + 2.5 * len(panels)), sharex=True,
+                                squeeze=False)
+    colours = plt.get_cmap("tab20").colors
+    for axis, (title, ylabel, lines) in zip(axes[:, 0], panels):
+        for n, (label, values) in enumerate(lines):
+            axis.plot(trajectory.t, values, label=label, color=colours[n % 20],
+                      linestyle=("-", "--", ":")[(n // 20) % 3])
+        axis.set_title(title, fontsize="small")
+        axis.set_ylabel(ylabel)
+        axis.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    axes[-1, 0].set_xlabel("t [s]")
     figure.tight_layout()
     try:
         _replace_atomically(path, lambda temporary: figure.savefig(temporary, format="png"), "--plot")

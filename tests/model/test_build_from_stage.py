@@ -126,22 +126,20 @@ def test_angular_drive_gains_are_per_degree(tmp_path):
     assert math.isclose(_period(trajectory.t, trajectory.q[:, 0]), expected, rel_tol=1e-3)
 
 
-def test_limit_spring_uses_the_effective_inertia_with_armature_once(tmp_path):
-    """Oracle: the documented soft limit, a critically damped spring of period LIMIT_TIME_CONSTANT
-    at the dof's effective inertia: k = I w^2, d = 2 I w, w = 2 pi / 0.02 s, where
-    I = I_pivot + armature = (0.4 m r^2 + m L^2) + 0.5 [kg m^2] (armature counted once)."""
-    from usdjoints.model.build import LIMIT_TIME_CONSTANT
-
+def test_limits_are_hard_and_armature_is_read(tmp_path):
+    """Oracle: PhysX's hard limits (no spring: dof_limit_stiffness and damping 0, the simulator
+    holds the bounds with impulses) and the authored armature [kg m^2], counted once."""
     extra = ("float physics:lowerLimit = -30\n        float physics:upperLimit = 30\n"
              "        float physxJointAxis:angular:armature = 0.5")
     path = _pendulum(tmp_path, 1.0, extra=extra, apis='["PhysxJointAxisAPI:angular"]')
     model = load_model(str(path))
     assert model.dof_armature[0] == pytest.approx(0.5)
+    assert model.dof_lower[0] == pytest.approx(math.radians(-30), rel=1e-6)
+    assert model.dof_upper[0] == pytest.approx(math.radians(30), rel=1e-6)
+    assert model.dof_limit_stiffness[0] == 0.0 and model.dof_limit_damping[0] == 0.0
     inertia = 0.4 * 2.0 * 0.05 ** 2 + 2.0 * 1.0 ** 2 + 0.5
-    omega = 2.0 * math.pi / LIMIT_TIME_CONSTANT
-    # float32 joint frame and limits: 1e-6 relative
-    assert model.dof_limit_stiffness[0] == pytest.approx(inertia * omega ** 2, rel=1e-6)
-    assert model.dof_limit_damping[0] == pytest.approx(2.0 * inertia * omega, rel=1e-6)
+    from usdjoints.sim.api import mass_matrix
+    assert mass_matrix(model, model.q_initial)[0, 0] == pytest.approx(inertia, rel=1e-6)
 
 
 def test_joint_state_overrides_the_authored_pose():

@@ -90,9 +90,10 @@ def test_saturated_stiff_drive_on_light_link_does_not_overshoot():
 
 
 def test_velocity_limit_is_enforced():
+    """The limit is a joint-space impulse that puts v on the bound (to round-off)."""
     model = _rotor(drive=Drive(stiffness=1e3, damping=10.0, target_position=1.0), velocity_limit=0.25)
     tr = api.simulate(model, 1.0, 1e-3)
-    assert np.max(np.abs(tr.qd[:, 0])) <= 0.25
+    assert np.max(np.abs(tr.qd[:, 0])) <= 0.25 * (1.0 + 1e-12)
     assert np.isclose(tr.qd[100, 0], 0.25)  # reached and held at the bound
 
 

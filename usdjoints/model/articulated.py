@@ -154,6 +154,8 @@ class ArticulatedModel:
     collider_restitution: np.ndarray = _empty(0)               # float64 [ncollider], 0..1
     # Pairs of colliders that may touch (same-link and jointed pairs filtered), int64 [npair, 2].
     collision_pairs: np.ndarray = _empty(0, 2, dtype=np.int64)
+    # Pairs left out by PhysX's filtering rules (colliders.py): (collider a, collider b, reason).
+    collision_filtered: tuple = ()
 
     diagnostics: tuple = ()          # usdjoints.descriptors.Diagnostic: what the build changed or dropped
 

@@ -19,18 +19,17 @@ from typing import Optional
 import numpy as np
 
 from .. import units
-from ..descriptors import JointDesc, StageDescription
+from ..descriptors import Diagnostic, JointDesc, StageDescription
 from ..errors import InputError, UnsupportedFeature
 from .builder import Drive, ModelBuilder
-from .colliders import collider_arrays
+from .colliders import collider_arrays, without_start_overlaps
 from .constraints import coupling_arrays, loop_arrays
 from .initial_state import initial_q, initial_qd
 from .mass import body_mass_properties
 from .rotation import matrix_to_quat, quat_to_matrix
 
-# Soft joint limits stand in for PhysX's hard limits: a critically damped spring whose natural
-# period is LIMIT_TIME_CONSTANT at the joint's effective inertia (MuJoCo's solref default).
-LIMIT_TIME_CONSTANT = 0.02  # [s]
+# Joint limits are hard, as PhysX's: the simulator holds them with joint-space impulses
+# (sim/kernels/limits.py); dof_limit_stiffness stays 0 unless a model asks for a soft limit.
 STANDARD_GRAVITY = 9.81  # [m/s^2]
 _AXES = {"X": np.array([1.0, 0.0, 0.0]), "Y": np.array([0.0, 1.0, 0.0]), "Z": np.array([0.0, 0.0, 1.0])}
 _D6_TRANSLATIONS = ("transX", "transY", "transZ")
@@ -67,13 +66,17 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
     loop_joints = [j for j in joints if j.exclude_from_articulation or j.path in loop_paths]
     builder = ModelBuilder(gravity=_gravity(stage, description.units.up_axis.value, mpu))
     q0_parts: dict[str, np.ndarray] = {}
+    mass_notes: list[Diagnostic] = []
     for body_path, joint, parent in tree:
         body = dynamic[body_path]
         mass = body_mass_properties(stage, body_path, body.columns, mpu, kpu)
-        if not mass.mass > 0.0:
-            raise InputError(body_path, "dynamic rigid body without mass: no physics:mass, density "
-                             "or collision shape gives it one",
-                             "author physics:mass (and physics:diagonalInertia) or add a collider")
+        if mass.defaulted:
+            made_up = " and ".join(f"{name} {value}" for name, value in (
+                ("mass", f"{mass.mass:.6g} kg"), ("inertia", f"{mass.inertia[0, 0]:.6g} kg m^2 (small sphere)"))
+                if name in mass.defaulted)
+            mass_notes.append(Diagnostic(
+                "warning", body_path, f"nothing gives this body its {' or '.join(mass.defaulted)}: "
+                f"{made_up} as PhysX uses", "mass-defaulted"))
         if joint is not None and parent is not None and joint.type == "fixed" and _is_stand_in(stage, body_path):
             mass = dataclasses.replace(mass, mass=0.0, com=np.zeros(3), inertia=np.zeros((3, 3)))
         R_world_body = quat_to_matrix(body.world_pose.orientation)
@@ -93,12 +96,12 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
     model = dataclasses.replace(model, qd_initial=initial_qd(model, tree, description, dynamic, mpu))
     names, dofs, coeffs, offsets, notes = coupling_arrays(model, description)
     loops, loop_notes = loop_arrays(model, description, loop_joints)
-    colliders, collider_notes = ({}, []) if not contact else collider_arrays(
+    colliders, collider_notes, approximate = ({}, [], []) if not contact else collider_arrays(
         stage, description, model, [j for j in description.joints if j.enabled])
     model = dataclasses.replace(model, coupling_names=names, coupling_dof=dofs, coupling_coeff=coeffs,
                                 coupling_offset=offsets, **loops, **colliders,
-                                diagnostics=tuple(notes + loop_notes + collider_notes))
-    return _with_limit_springs(_with_coupled_inertia(model))
+                                diagnostics=tuple(mass_notes + notes + loop_notes + collider_notes))
+    return without_start_overlaps(_with_coupled_inertia(model), approximate)
 
 
 def _is_stand_in(stage, body_path: str) -> bool:
@@ -341,19 +344,3 @@ def _with_coupled_inertia(model):
     if not notes:
         return model
     return dataclasses.replace(model, dof_armature=armature, diagnostics=model.diagnostics + tuple(notes))
-
-
-def _with_limit_springs(model):
-    """Give every finite limit a critically damped spring scaled by the dof's effective inertia."""
-    limited = np.isfinite(model.dof_lower) | np.isfinite(model.dof_upper)
-    if not limited.any():
-        return model
-    from ..sim.api import mass_matrix
-
-    inertia = np.diag(mass_matrix(model, model.q_initial))  # armature is already on the diagonal
-    omega = 2.0 * math.pi / LIMIT_TIME_CONSTANT
-    stiffness = np.where(limited & (model.dof_limit_stiffness == 0.0), inertia * omega * omega,
-                         model.dof_limit_stiffness)
-    damping = np.where(limited & (model.dof_limit_damping == 0.0), 2.0 * inertia * omega, model.dof_limit_damping)
-    return dataclasses.replace(model, dof_limit_stiffness=stiffness, dof_limit_damping=damping)
-

@@ -9,8 +9,18 @@ body is fixed in the world.
 Friction and restitution come from the PhysicsMaterialAPI bound for physics
 (``material:binding:physics``, else ``material:binding``) on the collider or an ancestor: the
 dynamic friction is the Coulomb coefficient. Without a bound material PhysX's default material
-applies (friction 0.5, restitution 0). Pairs on one link, on two static colliders or on bodies
-joined by a joint never collide (PhysX filters jointed bodies the same way).
+applies (friction 0.5, restitution 0).
+
+Which pairs may touch follows PhysX's filtering (measured with ovphysx 0.7, see
+../shared/reference): colliders on one link or two static colliders never; two bodies joined by
+a joint only when the joint says ``physics:collisionEnabled = true``; two links of one
+articulation only when its ``physxArticulation:enabledSelfCollisions`` (else
+``newton:selfCollisionEnabled``) is true, the default; never a pair that
+PhysicsFilteredPairsAPI names (on a collider, a body or an articulation root, covering what is
+under it); never two colliders whose PhysicsCollisionGroups filter each other (a collider's
+first group counts; the scene's ``physxScene:invertCollisionGroupFilter`` turns
+``physics:filteredGroups`` into the list of groups that do collide). Every filtered pair and its
+reason is kept (``collision_filtered``).
 """
 from __future__ import annotations
 
@@ -68,7 +78,15 @@ def _shape(prim, scale: np.ndarray, mpu: float):
         axis = str(UsdGeom.Plane(prim).GetAxisAttr().Get())
         return COLLIDER_PLANE, np.zeros(3), _Z_TO_AXIS[axis], np.zeros(3)
     if prim.IsA(UsdGeom.Boundable):
-        extent = UsdGeom.Boundable(prim).GetExtentAttr().Get()
+        # an authored extent, else the one the prim's own attributes give (a cylinder's radius
+        # and height): the schema's fallback extent is a 2 m cube whatever the shape's size
+        attribute = UsdGeom.Boundable(prim).GetExtentAttr()
+        extent = attribute.Get() if attribute.HasAuthoredValue() else None
+        if extent is None:
+            from pxr import Usd
+
+            extent = UsdGeom.Boundable.ComputeExtentFromPlugins(UsdGeom.Boundable(prim), Usd.TimeCode.Default())
+            extent = list(extent) if extent is not None and len(extent) == 2 else None
         if extent is None and prim.IsA(UsdGeom.PointBased):
             points = UsdGeom.PointBased(prim).GetPointsAttr().Get()
             if points:
@@ -80,9 +98,10 @@ def _shape(prim, scale: np.ndarray, mpu: float):
     return None
 
 
-def collider_arrays(stage, description: StageDescription, model, joints) -> tuple[dict, list]:
-    """Collider arrays (see ArticulatedModel) and diagnostics; ``joints`` are the joints whose
-    bodies do not collide with each other."""
+def collider_arrays(stage, description: StageDescription, model, joints) -> tuple[dict, list, list]:
+    """Collider arrays (see ArticulatedModel), diagnostics, and per collider whether its box only
+    bounds a mesh (or another gprim); ``joints`` are the joints whose bodies do not collide with
+    each other unless they enable it."""
     from pxr import Gf, Usd, UsdGeom, UsdPhysics
 
     mpu = float(description.units.meters_per_unit.value)
@@ -121,23 +140,9 @@ def collider_arrays(stage, description: StageDescription, model, joints) -> tupl
         else:
             link, R, p = -1, R_world, p_world
         friction, restitution = _material(prim)
-        rows.append((prim.GetPath().pathString, kind, link, R, p, size, friction, restitution, body))
-    jointed = set()
-    link_of = {name: int(model.body_link[i]) for i, name in enumerate(model.body_names)}
-    for joint in joints:
-        # the world is no actor: a world-anchored joint filters nothing
-        if joint.body0 in link_of and joint.body1 in link_of:
-            a, b = link_of[joint.body0], link_of[joint.body1]
-            jointed.add((min(a, b), max(a, b)))
-    pairs = []
-    for i in range(len(rows)):
-        for j in range(i + 1, len(rows)):
-            li, lj = rows[i][2], rows[j][2]
-            if li == lj or (rows[i][1] == COLLIDER_PLANE and rows[j][1] == COLLIDER_PLANE):
-                continue
-            if (min(li, lj), max(li, lj)) in jointed:
-                continue
-            pairs.append((i, j))
+        approximate = kind == COLLIDER_BOX and not prim.IsA(UsdGeom.Cube)
+        rows.append((prim.GetPath().pathString, kind, link, R, p, size, friction, restitution, body, approximate))
+    pairs, filtered = _filter_pairs(stage, description, model, joints, rows)
     n = len(rows)
     return dict(
         collider_names=tuple(r[0] for r in rows),
@@ -149,4 +154,145 @@ def collider_arrays(stage, description: StageDescription, model, joints) -> tupl
         collider_friction=np.array([r[6] for r in rows], dtype=float),
         collider_restitution=np.array([r[7] for r in rows], dtype=float),
         collision_pairs=np.array(pairs, dtype=np.int64).reshape(-1, 2),
-    ), notes
+        collision_filtered=tuple(filtered),
+    ), notes, [r[9] for r in rows]
+
+
+def _bool_attribute(prim, *names, default: bool) -> bool:
+    for name in names:
+        attribute = prim.GetAttribute(name) if prim else None
+        if attribute and attribute.HasAuthoredValue():
+            return bool(attribute.Get())
+    return default
+
+
+def _covering(path: str) -> list[str]:
+    """The path and its ancestors: a filter or a group naming any of them covers the prim."""
+    out = [path]
+    while "/" in path.strip("/"):
+        path = path.rsplit("/", 1)[0]
+        out.append(path)
+    return out
+
+
+def _collision_groups(stage, paths: list[str]) -> tuple[dict, dict, bool]:
+    """(collider path -> its first group, group -> set of groups it names in filteredGroups,
+    inverted sense from the scene)."""
+    from pxr import Usd, UsdPhysics
+
+    first, named, inverted = {}, {}, False
+    for prim in Usd.PrimRange.Stage(stage):
+        if prim.IsA(UsdPhysics.Scene):
+            inverted = inverted or _bool_attribute(prim, "physxScene:invertCollisionGroupFilter", default=False)
+        if not prim.IsA(UsdPhysics.CollisionGroup):
+            continue
+        group = prim.GetPath().pathString
+        rel = UsdPhysics.CollisionGroup(prim).GetFilteredGroupsRel()
+        named[group] = {t.pathString for t in (rel.GetTargets() if rel else [])}
+        query = Usd.CollectionAPI(prim, "colliders").ComputeMembershipQuery()
+        for path in paths:
+            if path not in first and query.IsPathIncluded(path):
+                first[path] = group
+    return first, named, inverted
+
+
+def _filter_pairs(stage, description, model, joints, rows):
+    """(pairs that may collide, [(collider a, collider b, reason)] for the filtered ones)."""
+    from pxr import Sdf
+
+    link_of = {name: int(model.body_link[i]) for i, name in enumerate(model.body_names)}
+    jointed = set()
+    for joint in joints:
+        # the world is no actor: a world-anchored joint filters nothing
+        if joint.body0 in link_of and joint.body1 in link_of:
+            column = joint.columns.get("physics:collisionEnabled")
+            if column is not None and column.value:
+                continue
+            a, b = link_of[joint.body0], link_of[joint.body1]
+            jointed.add((min(a, b), max(a, b)))
+    articulation_of, self_collides = {}, []
+    for k, articulation in enumerate(description.articulations):
+        root = stage.GetPrimAtPath(articulation.root)
+        self_collides.append(_bool_attribute(
+            root, "physxArticulation:enabledSelfCollisions", "newton:selfCollisionEnabled", default=True))
+        for body in articulation.links:
+            articulation_of.setdefault(body, k)
+    # PhysicsFilteredPairsAPI: prim -> the prims it does not collide with (both ways)
+    filtered_with: dict[str, set] = {}
+    for prim in stage.Traverse():
+        rel = prim.GetRelationship("physics:filteredPairs")
+        if not rel:
+            continue
+        for target in rel.GetTargets():
+            a, b = prim.GetPath().pathString, Sdf.Path(target).pathString
+            filtered_with.setdefault(a, set()).add(b)
+            filtered_with.setdefault(b, set()).add(a)
+
+    def owners(row):
+        """The prims whose filters cover a collider: itself, its ancestors, its articulation."""
+        path, body = row[0], row[8]
+        out = set(_covering(path))
+        if body is not None and body in articulation_of:
+            out.add(description.articulations[articulation_of[body]].root)
+        return out
+
+    owner_sets = [owners(r) for r in rows]
+    group_of, group_names, inverted = _collision_groups(stage, [r[0] for r in rows])
+    pairs, filtered = [], []
+    for i in range(len(rows)):
+        for j in range(i + 1, len(rows)):
+            li, lj = rows[i][2], rows[j][2]
+            if li == lj or (rows[i][1] == COLLIDER_PLANE and rows[j][1] == COLLIDER_PLANE):
+                continue  # one rigid link (or the static world): nothing to report
+            reason = None
+            bi, bj = rows[i][8], rows[j][8]
+            if (min(li, lj), max(li, lj)) in jointed:
+                reason = "jointed bodies (the joint's physics:collisionEnabled is not true)"
+            elif bi in articulation_of and bj in articulation_of and articulation_of[bi] == articulation_of[bj] \
+                    and not self_collides[articulation_of[bi]]:
+                reason = "links of one articulation with enabledSelfCollisions = false"
+            elif any(filtered_with.get(a, set()) & owner_sets[j] for a in owner_sets[i]):
+                reason = "PhysicsFilteredPairsAPI"
+            else:
+                gi, gj = group_of.get(rows[i][0]), group_of.get(rows[j][0])
+                if gi is not None and gj is not None:
+                    names = gj in group_names.get(gi, ()) or gi in group_names.get(gj, ())
+                    if names != inverted:
+                        reason = "PhysicsCollisionGroup filteredGroups"
+            if reason is None:
+                pairs.append((i, j))
+            else:
+                filtered.append((rows[i][0], rows[j][0], reason))
+    return pairs, filtered
+
+
+def without_start_overlaps(model, approximate: list[bool]):
+    """``model`` without the pairs of bounding boxes that already overlap at its initial state
+    on two links of one tree. A box bounding a mesh is larger than the hull PhysX collides, so
+    links that fit together (a leg beside its base) overlap as boxes where PhysX sees no
+    contact; pushing them apart from the first step is not what the stage describes."""
+    import dataclasses
+
+    pairs = np.asarray(model.collision_pairs)
+    if not len(pairs) or not any(approximate):
+        return model
+    from ..sim.api import start_contact_depths
+
+    depth = start_contact_depths(model)
+    root = {}
+    for i in range(model.nlink):
+        p = int(model.link_parent[i])
+        root[i] = root[p] if p >= 0 else i
+    keep, dropped = [], []
+    for k, (a, b) in enumerate(pairs):
+        la, lb = int(model.collider_link[a]), int(model.collider_link[b])
+        same_tree = la >= 0 and lb >= 0 and root[la] == root[lb]
+        if same_tree and (approximate[a] or approximate[b]) and depth[k] > 0.0:
+            dropped.append((model.collider_names[a], model.collider_names[b],
+                            f"bounding boxes of one robot overlapping by {depth[k]:.3g} m at the start"))
+        else:
+            keep.append(k)
+    if not dropped:
+        return model
+    return dataclasses.replace(model, collision_pairs=pairs[keep].reshape(-1, 2),
+                               collision_filtered=model.collision_filtered + tuple(dropped))

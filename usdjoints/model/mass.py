@@ -3,6 +3,13 @@
 PhysicsMassAPI values win where authored (mass, centre of mass, diagonal inertia with its
 principal axes); what is missing is computed from the body's collision shapes (cube, sphere,
 capsule, cylinder) at their density, as PhysX does. PhysX's default density is 1000 kg/m^3.
+
+What nothing gives a body, PhysX makes up (measured with ovphysx 0.7 on a metres stage, see
+tests/sim/test_default_mass.py): a body with no mass and no collider weighs 1 (stage mass unit),
+and a body without rotational inertia (none authored, no collider to derive it from; an
+authored one, even zero, is kept) gets that of
+a small solid sphere, 2/5 m r^2 with r = DEFAULT_SPHERE_RADIUS, so it turns instead of dividing
+by zero. PhysX warns in both cases; ``defaulted`` says which value was made up.
 """
 from __future__ import annotations
 
@@ -16,6 +23,8 @@ from ..provenance import Resolved
 from .rotation import quat_to_matrix
 
 DEFAULT_DENSITY = 1000.0  # [kg/m^3], PhysX's default when neither body nor material gives one
+DEFAULT_MASS = 1.0  # [stage mass units], PhysX's mass for a body nothing gives one
+DEFAULT_SPHERE_RADIUS = 0.1  # [m], the "small sphere" whose inertia PhysX gives a body without one
 
 
 @dataclass(frozen=True)
@@ -24,6 +33,7 @@ class MassProperties:
     com: np.ndarray  # [m] in the body frame
     inertia: np.ndarray  # [kg m^2] about the com, body axes
     from_shapes: bool
+    defaulted: tuple[str, ...] = ()  # "mass", "inertia": made up as PhysX does (nothing gave them)
 
 
 def body_mass_properties(stage, body_path: str, columns: Mapping[str, Resolved], meters_per_unit: float,
@@ -52,7 +62,14 @@ def body_mass_properties(stage, body_path: str, columns: Mapping[str, Resolved],
         inertia = shape_inertia * (mass / shape_mass)
     else:
         inertia = np.zeros((3, 3))
-    return MassProperties(float(mass), com, inertia, from_shapes)
+    defaulted = []
+    if not mass > 0.0:
+        mass = DEFAULT_MASS * kilograms_per_unit
+        defaulted.append("mass")
+    if not diag_authored and not np.trace(inertia) > 0.0:  # an authored inertia is kept, even zero
+        inertia = np.eye(3) * (0.4 * mass * DEFAULT_SPHERE_RADIUS ** 2)
+        defaulted.append("inertia")
+    return MassProperties(float(mass), com, inertia, from_shapes, tuple(defaulted))
 
 
 def _shapes(stage, body_path: str, meters_per_unit: float, density: float):

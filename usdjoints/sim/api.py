@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import SimulationError, UsageError
 from ..model.articulated import ArticulatedModel
+from ..model.articulated import FREE, PRISMATIC
 from .packed import PackedModel, pack
 from .trajectory import Trajectory
 
@@ -20,6 +21,15 @@ INTEGRATORS = {"euler": 0, "rk4": 1}
 CONTACT_TIME_CONSTANT = 0.02
 CONTACT_MARGIN = 1e-4
 CONTACT_ITERATIONS = 50
+# PhysX's default physxRigidBody:maxDepenetrationVelocity (3 m/s; 3 / metersPerUnit stage units):
+# the fastest an overlap is pushed apart.
+MAX_DEPENETRATION_VELOCITY = 3.0  # [m/s]
+# Divergence: a speed past these bounds is not motion but a blown-up state. The floors sit far
+# above what a robot reaches (100 m/s, 1000 rad/s); a run whose own numbers go faster (free fall
+# over a long duration, fast initial or target speeds) gets ten times those instead.
+DIVERGENCE_LINEAR_FLOOR = 100.0  # [m/s]
+DIVERGENCE_ANGULAR_FLOOR = 1000.0  # [rad/s]
+DIVERGENCE_FACTOR = 10.0
 
 
 def _state(name: str, value, size: int) -> np.ndarray:
@@ -140,6 +150,34 @@ def constraint_jacobian(model: ArticulatedModel, q) -> tuple[np.ndarray, np.ndar
     return G[:m].copy(), c[:m].copy()
 
 
+def start_contact_depths(model: ArticulatedModel) -> np.ndarray:
+    """The deepest penetration [m] of each collision pair at the model's initial state (<= 0:
+    apart), shape [npair]."""
+    from .kernels.contact import bounding_radii, collider_world_poses, detect_contacts, max_contacts
+    from .kernels.fk import link_world_poses
+
+    pm = _model(model)
+    E, r = _link_transforms(pm, np.ascontiguousarray(model.q_initial, dtype=np.float64))
+    nl, n = pm.link_table.shape[0], pm.col_type.shape[0]
+    Rw, pw = np.empty((nl, 3, 3)), np.empty((nl, 3))
+    link_world_poses(pm.link_table, E, r, Rw, pw)
+    Rc, pc = np.empty((n, 3, 3)), np.empty((n, 3))
+    collider_world_poses(pm.col_link, pm.col_R, pm.col_p, Rw, pw, Rc, pc)
+    radius = np.empty(n)
+    bounding_radii(pm.col_type, pm.col_size, radius)
+    depth = np.full(pm.pairs.shape[0], -np.inf)
+    for p in range(pm.pairs.shape[0]):  # one pair at a time: the contact buffer's cap cannot hide one
+        pair = np.ascontiguousarray(pm.pairs[p:p + 1])
+        room = max_contacts(pm.col_type, pair)
+        pair_of, points, normals, depths = (np.empty(room, dtype=np.int64), np.empty((room, 3)),
+                                            np.empty((room, 3)), np.empty(room))
+        count = detect_contacts(pm.col_type, pm.col_size, radius, Rc, pc, pair, 0.0, np.empty((8, 3)),
+                                pair_of, points, normals, depths)
+        if count:
+            depth[p] = depths[:count].max()
+    return depth
+
+
 def integrate_configuration(model: ArticulatedModel, q, v, dt: float) -> np.ndarray:
     """q (+) dt v [nq]: scalar coordinates move linearly, quaternions rotate exactly by the body
     angular velocity, free-joint positions by the linear velocity rotated into the joint frame."""
@@ -245,6 +283,76 @@ def _run_envs(kernel, model_args, run_args, outputs, n_envs: int) -> None:
             future.result()
 
 
+def _dof_is_linear(model: ArticulatedModel) -> np.ndarray:
+    linear = np.zeros(model.nv, dtype=bool)
+    for i in range(model.nlink):
+        kind, start = int(model.link_type[i]), int(model.link_v_start[i])
+        if kind == PRISMATIC:
+            linear[start] = True
+        elif kind == FREE:
+            linear[start:start + 3] = True
+    return linear
+
+
+def divergence_bounds(model: ArticulatedModel, duration: float, q0: np.ndarray, qd0: np.ndarray) -> tuple[float, float]:
+    """(linear [m/s], angular [rad/s]) speeds past which simulate reports a divergence: ten times
+    the fastest speed the run's own numbers imply (initial and target speeds, free fall over the
+    duration, a spring or position drive's natural frequency times its initial stretch), and
+    never below the floors."""
+    linear = _dof_is_linear(model)
+    if not model.nv:
+        return DIVERGENCE_LINEAR_FLOOR, DIVERGENCE_ANGULAR_FLOOR
+    qd0 = np.asarray(qd0).reshape(-1, model.nv)
+    q0 = np.asarray(q0).reshape(-1, model.nq)
+    reach = np.abs(qd0).max(axis=0)
+    driven = np.asarray(model.dof_drive_type) > 0
+    reach = np.maximum(reach, np.abs(np.where(driven, model.dof_drive_target_velocity, 0.0)))
+    scalar = np.asarray(model.dof_q_index) >= 0
+    if scalar.any():
+        inertia = np.maximum(np.diag(mass_matrix(model, q0[0])), 1e-300)
+        x = np.where(scalar, q0[:, np.maximum(model.dof_q_index, 0)], 0.0)
+        kp = np.where(driven, model.dof_drive_stiffness, 0.0)
+        kp = np.where(np.asarray(model.dof_drive_type) == 1, kp / inertia, kp)  # acceleration: per inertia
+        stretch = np.abs(np.where(driven, model.dof_drive_target_position, 0.0) - x).max(axis=0)
+        spring = np.abs(model.dof_spring_ref - x).max(axis=0)
+        implied = np.sqrt(np.abs(kp)) * stretch + np.sqrt(np.abs(model.dof_stiffness) / inertia) * spring
+        reach = np.maximum(reach, np.where(scalar, implied, 0.0))
+    fall = float(np.linalg.norm(model.gravity)) * duration
+    v = max(DIVERGENCE_LINEAR_FLOOR, DIVERGENCE_FACTOR * (fall + float(reach[linear].max(initial=0.0))))
+    w = max(DIVERGENCE_ANGULAR_FLOOR, DIVERGENCE_FACTOR * float(reach[~linear].max(initial=0.0)))
+    return v, w
+
+
+_AXIS = "xyz"
+
+
+def _dof_label(model: ArticulatedModel, dof: int) -> str:
+    """What a user knows the dof by: a free base is its body, a multi-dof joint's dof a component."""
+    j = int(model.dof_joint[dof])
+    name, kind, k = model.joint_names[j], model.joint_types[j], dof - int(model.joint_v_start[j])
+    if kind == "free":
+        part = "linear" if k < 3 else "angular"
+        return f"body {name!r} (free base, {part} velocity {_AXIS[k % 3]})"
+    if kind == "spherical":
+        return f"joint {name!r} (spherical, angular velocity {_AXIS[k]})"
+    if int(model.joint_nv[j]) > 1:
+        return f"joint {name!r} (dof {k})"
+    return f"joint {name!r}"
+
+
+def _divergence_message(model, dof: int, time: float, integrator: str, bounds, env: str) -> str:
+    linear = bool(_dof_is_linear(model)[dof])
+    bound = f"{bounds[0]:.3g} m/s" if linear else f"{bounds[1]:.3g} rad/s"
+    if integrator == "rk4":
+        hint = ("RK4 treats drives, springs and limits explicitly: use the euler integrator (implicit "
+                "there) or a smaller dt")
+    else:
+        hint = ("check the masses and inertias near it (a link far lighter than the gains or contacts "
+                "acting on it), its limits and gains, or reduce dt")
+    return (f"{_dof_label(model, dof)} diverged at t = {time:.6g} s{env}: its velocity became "
+            f"non-finite or passed {bound}, far beyond this stage's motion; {hint}")
+
+
 def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: str = "euler",
              q0=None, qd0=None, n_envs: int = 1, record_every: int = 1, *,
              contact_time_constant: float = CONTACT_TIME_CONSTANT, progress=None) -> Trajectory:
@@ -288,29 +396,74 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     qd_traj = np.empty((n_envs, T, pm.nv))
     poses = np.empty((n_envs, T, model.nbody, 7))
     status = np.empty((n_envs, 2), dtype=np.int64)
+    bounds = divergence_bounds(model, duration, q0, qd0)
     args = (pm.link_table, pm.link_axis, pm.R_parent_joint, pm.p_parent_joint, pm.R_joint_child,
             pm.p_joint_child, pm.revolute_basis, pm.S, pm.I6, pm.dof_parent, pm.dof_table, pm.armature, pm.gravity,
             pm.body_link, pm.body_R_link, pm.body_p_link, *pm.constraint_arrays(),
-            np.array([max(contact_time_constant, 2.0 * dt), CONTACT_MARGIN, CONTACT_ITERATIONS], dtype=np.float64))
+            np.array([max(contact_time_constant, 2.0 * dt), CONTACT_MARGIN, CONTACT_ITERATIONS, *bounds,
+                      MAX_DEPENETRATION_VELOCITY],
+                     dtype=np.float64))
     # one signature whatever the model: numba types read-only and writable arrays apart
     args = tuple(_writable(a) for a in args)
     q0, qd0 = _writable(q0), _writable(qd0)
     code = INTEGRATORS[integrator]
-    _run_in_pieces(simulate_envs, args, q0, qd0, float(dt), n_steps, code, record_every,
-                   (q_traj, qd_traj, poses, status), n_envs, progress)
+    try:
+        _run_in_pieces(simulate_envs, args, q0, qd0, float(dt), n_steps, code, record_every,
+                       (q_traj, qd_traj, poses, status), n_envs, progress)
+    except ZeroDivisionError:
+        raise SimulationError(
+            "the joint-space mass matrix is singular: a joint moves no mass or inertia (give its "
+            "bodies physics:mass and physics:diagonalInertia, or the joint armature)") from None
     failed = np.nonzero(status[:, 0] >= 0)[0]
     if failed.size:
         env = int(failed[0])
         step, dof = int(status[env, 0]), int(status[env, 1])
         where = f" (env {env})" if n_envs > 1 else ""
-        raise SimulationError(
-            f"joint {model.dof_name[dof]!r} diverged at t = {step * dt:.6g} s{where}: its state "
-            f"became non-finite or faster than the divergence bound; reduce dt, use "
-            f"integrator='euler' for stiff gains, or check the joint's gains and limits")
+        raise SimulationError(_divergence_message(model, dof, step * dt, integrator, bounds, where))
     t = np.arange(T) * dt * record_every
     if n_envs == 1:
         q_traj, qd_traj, poses = q_traj[0], qd_traj[0], poses[0]
     return Trajectory(t=t, q=q_traj, qd=qd_traj, body_poses=poses,
                       joint_names=model.joint_names, q_start=np.asarray(model.joint_q_start).copy(),
                       v_start=np.asarray(model.joint_v_start).copy(), body_names=model.body_names,
-                      n_envs=n_envs)
+                      n_envs=n_envs, joint_types=model.joint_types)
+
+
+# Above this many recorded numbers, a --fps whose period is not a whole number of steps records
+# at the nearest steps instead of every step (interpolated to the exact times).
+EXACT_FPS_MAX_VALUES = 50_000_000
+
+
+def recording_plan(fps: float, dt: float, duration: float, n_envs: int, values_per_state: int = 64):
+    """(record_every, times or None) for a run recorded at ``fps`` samples per second: the
+    requested times 0, 1/fps, ... and ``duration``. When those are whole numbers of steps the
+    kernel records them directly (times None); otherwise every step is recorded and
+    :func:`usdjoints.sim.trajectory.resample` interpolates the exact times."""
+    from .trajectory import sample_times
+
+    if not fps:
+        return 1, None
+    if not (math.isfinite(fps) and fps > 0):
+        raise UsageError(f"--fps must be a positive number of samples per second (or 0), got {fps!r}")
+    n_steps = int(round(duration / dt))
+    period = 1.0 / (fps * dt)
+    every = max(1, round(period))
+    if abs(period - every) < 1e-9 * period and n_steps % every == 0:
+        return every, None
+    if n_envs * (n_steps + 1) * values_per_state > EXACT_FPS_MAX_VALUES:
+        return every, None
+    return 1, sample_times(n_steps * dt, fps)
+
+
+def quaternion_starts(model: ArticulatedModel) -> list[int]:
+    """The q index of each quaternion (spherical and free joints)."""
+    from ..model.articulated import SPHERICAL
+
+    out = []
+    for i in range(model.nlink):
+        kind, start = int(model.link_type[i]), int(model.link_q_start[i])
+        if kind == SPHERICAL:
+            out.append(start)
+        elif kind == FREE:
+            out.append(start + 3)
+    return out

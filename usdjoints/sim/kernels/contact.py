@@ -13,7 +13,8 @@ normal row asks for a separating velocity of at least
     target = (1 - h b) u_n + h k depth   (depth >= 0),   target = depth / h   (a gap),
 a spring-damper on the penetration with k = w^2, b = 2 zeta w per unit of effective mass (so the
 response does not depend on the masses; w = 2 pi / time constant, capped at 0.5 / h for
-stability; zeta = 1 for restitution 0, less for a bouncier pair). The tangent rows carry Coulomb
+stability; zeta = 1 for restitution 0, less for a bouncier pair), the target never above PhysX's
+default maxDepenetrationVelocity (3 m/s), so an overlap is pushed apart, not blown apart. The tangent rows carry Coulomb
 friction, |lambda_t| <= mu lambda_n (a disc, so the sliding force is exactly mu times the normal
 one). Projected Gauss-Seidel solves them with the effective inverse inertia of the step,
 projected onto the equality constraints, so contacts never break a coupling. Impulses only push
@@ -36,9 +37,14 @@ CAPSULE = 1
 BOX = 2
 PLANE = 3
 MAX_POINTS_PER_PAIR = 16
+# Contacts one step holds at most (the rest of a step's points are dropped): the solve's dense
+# [3 n, 3 n] matrix stays at 5 MB whatever the number of collider pairs (a robot whose 34 boxes
+# form 500 pairs would otherwise ask for 4.6 GB before its first step).
+MAX_CONTACTS = 256
 SETTING_TIME_CONSTANT = 0
 SETTING_MARGIN = 1
 SETTING_ITERATIONS = 2
+SETTING_MAX_DEPENETRATION = 5  # [m/s]; entries 3 and 4 are integrate.py's divergence bounds
 
 
 @njit(cache=True, fastmath=FMA)
@@ -48,6 +54,7 @@ def _dot(a, b):
 
 @njit(cache=True, fastmath=FMA)
 def max_contacts(col_type, pairs):
+    """Room for one step's contacts: every pair's most points, at most MAX_CONTACTS."""
     total = 0
     for p in range(pairs.shape[0]):
         a = col_type[pairs[p, 0]]
@@ -58,7 +65,7 @@ def max_contacts(col_type, pairs):
             total += 8 if (a == PLANE or b == PLANE) else 2
         else:
             total += 2
-    return total
+    return min(total, MAX_CONTACTS)
 
 
 @njit(cache=True, fastmath=FMA)
@@ -366,6 +373,8 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
             zeta = -log_e / math.sqrt(math.pi * math.pi + log_e * log_e)
         if depths[c] >= 0.0:
             target[3 * c] = (1.0 - h * 2.0 * zeta * omega) * u_n + h * omega * omega * depths[c]
+            # PhysX's maxDepenetrationVelocity: an overlap is pushed apart no faster than this
+            target[3 * c] = min(target[3 * c], max(settings[SETTING_MAX_DEPENETRATION], 0.0))
         else:
             target[3 * c] = depths[c] / h
     for r in range(rows):
@@ -382,10 +391,16 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
         for d in range(nv):
             value += J[r, d] * v[d]
         u[r] = value  # velocity along the row with the impulses so far (none)
+    # a row the constraints leave (almost) no freedom to move has a round-off W: an impulse
+    # target / W on it would be round-off amplified, so such rows carry none
+    floor = 0.0
+    for r in range(rows):
+        floor = max(floor, W[r, r])
+    floor *= 1e-9
     for _ in range(int(settings[SETTING_ITERATIONS])):
         for c in range(n_contacts):
             rn = 3 * c
-            if W[rn, rn] <= 0.0:
+            if W[rn, rn] <= floor:
                 continue
             old = lam[rn]
             new = max(0.0, old + (target[rn] - u[rn]) / W[rn, rn])
@@ -397,8 +412,8 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
             bound = mu * lam[rn]
             old1 = lam[rn + 1]
             old2 = lam[rn + 2]
-            new1 = old1 - u[rn + 1] / W[rn + 1, rn + 1] if W[rn + 1, rn + 1] > 0.0 else 0.0
-            new2 = old2 - u[rn + 2] / W[rn + 2, rn + 2] if W[rn + 2, rn + 2] > 0.0 else 0.0
+            new1 = old1 - u[rn + 1] / W[rn + 1, rn + 1] if W[rn + 1, rn + 1] > floor else 0.0
+            new2 = old2 - u[rn + 2] / W[rn + 2, rn + 2] if W[rn + 2, rn + 2] > floor else 0.0
             norm = math.sqrt(new1 * new1 + new2 * new2)
             if norm > bound:
                 scale = bound / norm

@@ -26,15 +26,18 @@ from .contact import (
 from .contact import SETTING_MARGIN
 from .crba import ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_transforms_inline, link_world_poses
-from .jcalc import FREE, SPHERICAL, primitive_nq, quat_multiply_exp, quat_rotate
-from .layout import DOF_VELOCITY_LIMIT, LINK_Q_START, LINK_TYPE, LINK_V_START
+from .jcalc import FREE, PRISMATIC, SPHERICAL, primitive_nq, primitive_nv, quat_multiply_exp, quat_rotate
+from .layout import LINK_Q_START, LINK_TYPE, LINK_V_START
+from .limits import has_limit_rows, limit_impulses, transport_velocity
 from .passive import passive_forces, passive_forces_inline
 from .world_dynamics import allocate_world_workspace, bias_and_mass, bias_and_mass_inline
 
 EULER = 0
 RK4 = 1
-# A speed past this [rad/s | m/s] is taken as divergence, not physics.
-DIVERGENCE_SPEED = 1e6
+# settings entries after contact.py's: the speeds [m/s], [rad/s] past which a state is taken as
+# diverged, not physics (api.py sets them from the stage's scale)
+SETTING_LINEAR_BOUND = 3
+SETTING_ANGULAR_BOUND = 4
 
 
 @njit(cache=True, fastmath=FMA)
@@ -152,21 +155,21 @@ def normalise_quaternions(link_table, q):
 
 
 @njit(cache=True, fastmath=FMA, inline='always')
-def clamp_velocities(dof_table, qd):
-    for k in range(qd.shape[0]):
-        bound = dof_table[k, DOF_VELOCITY_LIMIT]
-        if qd[k] > bound:
-            qd[k] = bound
-        elif qd[k] < -bound:
-            qd[k] = -bound
-
-
-@njit(cache=True, fastmath=FMA, inline='always')
-def failing_dof(link_table, q, qd):
-    """The first dof whose state is not finite or faster than DIVERGENCE_SPEED, else -1."""
-    for k in range(qd.shape[0]):
-        if not (abs(qd[k]) < DIVERGENCE_SPEED):
-            return k
+def failing_dof(link_table, q, qd, settings):
+    """The first dof whose state is not finite or faster than the divergence bounds
+    (settings[SETTING_LINEAR_BOUND] [m/s] for linear dofs, settings[SETTING_ANGULAR_BOUND]
+    [rad/s] for angular ones), else -1."""
+    linear_bound = settings[SETTING_LINEAR_BOUND]
+    angular_bound = settings[SETTING_ANGULAR_BOUND]
+    for i in range(link_table.shape[0]):
+        kind = link_table[i, LINK_TYPE]
+        v0 = link_table[i, LINK_V_START]
+        n = primitive_nv(kind)
+        for a in range(n):
+            linear = kind == PRISMATIC or (kind == FREE and a < 3)
+            bound = linear_bound if linear else angular_bound
+            if not (abs(qd[v0 + a]) < bound):
+                return v0 + a
     for i in range(link_table.shape[0]):
         q0 = link_table[i, LINK_Q_START]
         for a in range(primitive_nq(link_table[i, LINK_TYPE])):
@@ -255,6 +258,13 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
     detect_work = np.empty((8, 3))
     col_radius = np.empty(n_col)
     bounding_radii(col_type, col_size, col_radius)
+    limited = has_limit_rows(dof_table)
+    n_lim = nv if limited else 0
+    lim_work = np.empty((5, n_lim))
+    lim_C = np.empty((n_lim, n_lim))
+    lim_ready = np.empty(n_lim, dtype=np.int64)
+    lim_bias = np.empty(n_lim)
+    biased = False
     status_out[0] = -1
     status_out[1] = -1
     if rows > 0:
@@ -285,7 +295,9 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
             for k in range(nv):
                 v_start[k] = qd[k]
                 qd[k] += dt * qdd[k]
-            clamp_velocities(dof_table, qd)
+            if limited:
+                biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work, lim_C,
+                                        lim_ready, qd, lim_bias)
             m = 0
             if rows > 0 or contacts > 0:
                 link_world_poses(link_table, E, r, Rw, pw)
@@ -306,6 +318,9 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
                                    points, normals, depths, v_start, dt, contact_settings, J, PJ,
                                    W, lam_c, target, qd)
             integrate_configuration(link_table, q, qd, dt, q)
+            if biased:  # the position-only return of joints outside their limits
+                integrate_configuration(link_table, q, lim_bias, dt, q)
+                transport_velocity(link_table, lim_bias, dt, qd)
         else:
             for stage in range(4):
                 h = 0.0 if stage == 0 else (0.5 * dt if stage < 3 else dt)
@@ -331,12 +346,19 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
             for k in range(nv):
                 qd[k] += dt / 6.0 * (k_v[0, k] + 2.0 * k_v[1, k] + 2.0 * k_v[2, k] + k_v[3, k])
             normalise_quaternions(link_table, q)
-            clamp_velocities(dof_table, qd)
-            if contacts > 0:
-                # contact as an impulse on the finished step: the next step moves q with it
+            if limited or contacts > 0:
+                # the end state's inertia, factored, for the limit and contact impulses
                 acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6,
                                   dof_parent, dof_table, armature, gravity, q, qd, 0.0, E, r, R3,
                                   p3, wR, wp, ws, wvaf, wI, M, vecs, qdd)
+            if limited:
+                biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work, lim_C,
+                                        lim_ready, qd, lim_bias)
+                if biased:
+                    integrate_configuration(link_table, q, lim_bias, dt, q)
+                    transport_velocity(link_table, lim_bias, dt, qd)
+            if contacts > 0:
+                # contact as an impulse on the finished step: the next step moves q with it
                 link_world_poses(link_table, E, r, Rw, pw)
                 m = 0
                 if rows > 0:
@@ -360,7 +382,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
                                 dof_table, coupling_dof, coupling_coeff, coupling_offset,
                                 loop_type, loop_link, loop_R, loop_p, loop_axis, q, qd, M, E, r,
                                 R3, p3, Rw, pw, G, c, Y, A, lam, dq)
-        bad = failing_dof(link_table, q, qd)
+        bad = failing_dof(link_table, q, qd, contact_settings)
         if bad >= 0:
             status_out[0] = step + 1
             status_out[1] = bad

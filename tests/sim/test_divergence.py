@@ -1,0 +1,104 @@
+"""Failing fast and clearly: a blown-up state stops the run within a few steps, with a message
+naming the body or joint, the time and a hint that fits the integrator; the kernels' arithmetic
+failures and memory needs never reach the user as Python exceptions.
+
+Oracles: the closed-form growth of the unstable cases (an explicit step at w dt = 18 multiplies
+the state by more than ten each step; a negative spring grows as e^(w t)), and the CLI contract
+(SimulationError, not ZeroDivisionError or MemoryError).
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from usdjoints.errors import SimulationError
+from usdjoints.model import Drive, ModelBuilder
+from usdjoints.sim import api
+
+
+def _floating_pair(inertia=3e-4):
+    """A free base carrying a rotor on a stiff drive (w dt = 18 at dt = 1e-3 for RK4)."""
+    b = ModelBuilder(gravity=(0, 0, 0))
+    b.add_body("/robot/base", joint_type="free", mass=1.0, inertia=np.eye(3) * 1e-2)
+    b.add_body("/robot/rotor", parent="/robot/base", joint_type="revolute", joint_name="/robot/spin",
+               mass=0.1, inertia=np.diag([1e-3, 1e-3, inertia]),
+               drive=Drive(stiffness=1e5, damping=1e3, target_position=0.5))
+    return b.build()
+
+
+def test_free_base_named_as_its_body_and_rk4_hint():
+    """The base's coordinates blow up with the rotor's: the message names the body, not
+    "joint '/robot/base[0]'", and tells an RK4 user about the euler integrator."""
+    with pytest.raises(SimulationError) as error:
+        api.simulate(_floating_pair(), 1.0, 1e-3, integrator="rk4")
+    message = str(error.value)
+    assert message.startswith("body '/robot/base' (free base, ") or message.startswith("joint '/robot/spin'"), message
+    assert "[0]" not in message
+    assert "euler integrator" in message
+    step = round(float(message.split("t = ")[1].split(" s")[0]) / 1e-3)
+    assert step <= 5, message  # growth > 10x a step from a 1e3 rad/s^2 start: a few steps
+
+
+def test_free_base_reported_as_body():
+    """A free body under negative damping (d = -500 N s/m on 1 kg: the implicit step, m / (m + h d),
+    doubles its speed every 1 ms step) passes the 100 m/s floor at step 7 from 1 m/s: the
+    message names the body and its velocity component, not "joint '/solo/base_link[0]'"."""
+    b = ModelBuilder(gravity=(0, 0, 0))
+    b.add_body("/solo/base_link", joint_type="free", mass=1.0, inertia=np.eye(3) * 1e-2,
+               damping=[-500.0, 0, 0, 0, 0, 0])
+    model = b.build(qd_initial=np.array([1.0, 0, 0, 0, 0, 0]))
+    with pytest.raises(SimulationError) as error:
+        api.simulate(model, 1.0, 1e-3)
+    message = str(error.value)
+    assert message.startswith("body '/solo/base_link' (free base, linear velocity x) diverged at t = 0.007 s"), message
+
+
+def test_euler_hint_does_not_suggest_euler():
+    """Negative damping d = -0.5 N m s on I = 1e-3 kg m^2: each implicit step multiplies the
+    speed by I / (I + h d) = 2, so from 1 rad/s it passes the 1000 rad/s floor at step 10. On
+    Euler the hint speaks of masses, gains and dt, not of switching to Euler."""
+    b = ModelBuilder(gravity=(0, 0, 0))
+    b.add_body("rotor", joint_type="revolute", mass=1.0, inertia=np.diag([1.0, 1.0, 1e-3]), damping=-0.5)
+    model = b.build(qd_initial=np.array([1.0]))
+    with pytest.raises(SimulationError) as error:
+        api.simulate(model, 1.0, 1e-3)
+    message = str(error.value)
+    assert message.startswith("joint 'rotor' diverged at t = 0.01 s"), message
+    assert "euler" not in message.lower()
+    assert "reduce dt" in message
+
+
+def test_singular_mass_matrix_is_a_simulation_error():
+    """A hinge turning a point mass on its axis moves no inertia: M = 0 cannot be solved. The
+    kernels' division by zero becomes SimulationError naming the cause."""
+    b = ModelBuilder(gravity=(0, 0, -9.81))
+    b.add_body("point", joint_type="revolute", mass=1.0)
+    with pytest.raises(SimulationError, match="mass matrix is singular"):
+        api.simulate(b.build(), 0.01, 1e-3)
+
+
+def test_pile_of_boxes_needs_bounded_memory(tmp_path):
+    """30 overlapping free cubes make 435 box pairs, 16 points each: a contact buffer sized for
+    all of them is [20880, 20880] doubles (3.5 GB) and raised MemoryError. The buffer is capped
+    (contact.MAX_CONTACTS) and three steps take well under a few seconds."""
+    from usdjoints.model.build import load_model
+
+    cubes = "".join(f"""
+def Cube "c{i}" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsCollisionAPI"])
+{{
+    double size = 0.1
+    double3 xformOp:translate = ({0.001 * i}, 0, {0.002 * i})
+    uniform token[] xformOpOrder = ["xformOp:translate"]
+}}
+""" for i in range(30))
+    stage = tmp_path / "pile.usda"
+    stage.write_text('#usda 1.0\n(\n    metersPerUnit = 1\n    upAxis = "Z"\n)\n' + cubes)
+    model = load_model(str(stage))
+    assert len(model.collision_pairs) == 435
+    api.simulate(model, 0.0, 1e-3)  # kernels loaded
+    started = time.perf_counter()
+    trajectory = api.simulate(model, 0.003, 1e-3)
+    assert time.perf_counter() - started < 5.0
+    assert np.all(np.isfinite(trajectory.q))
