@@ -53,11 +53,32 @@ class ColumnInfo:
     is_relationship: bool
     fallback: object
     producer: object
+    value_type: object = None  # the C++ value type the schema declares (Tf.Type), None for relationships
+
+
+class Invalid(NamedTuple):
+    """A raw value authored with another value type than the schema declares (``float3`` or
+    ``double`` where ``float`` is declared), or that USD cannot read (a corrupt crate value).
+
+    Measured on a revolute joint in an articulation: OpenUSD's parser reads every such column as
+    its schema fallback (``double physics:lowerLimit`` -> -inf, ``double`` or ``int`` stiffness -> 0,
+    ``double3 physics:localPos0`` -> 0). PhysX (ovphysx 0.7) converts a number of another precision
+    (``double``, ``half``, ``int``, ``bool`` where ``float`` is declared; ``double3`` where
+    ``point3f`` is) and reads anything else (``float3``, ``float[]`` or ``token`` for a float,
+    ``float2`` for a point, ``quatd`` for a ``quatf``) as its default for an absent column.
+    usdjoints follows OpenUSD's parser. ``cast`` is the value PhysX converts (None: none).
+    """
+
+    authored_type: str
+    declared_type: str
+    reason: str
+    cast: object = None
 
 
 class RawColumns(NamedTuple):
-    """What one prim authors: ``values`` name -> (value or BLOCKED, time_sampled); ``targets``
-    name -> relationship targets; ``authored`` every authored property name."""
+    """What one prim authors: ``values`` name -> (value, BLOCKED or an :class:`Invalid`,
+    time_sampled); ``targets`` name -> relationship targets; ``authored`` every authored property
+    name."""
 
     signature: tuple
     values: dict
@@ -85,14 +106,101 @@ class Signatures:
         authored = frozenset(prim.GetAuthoredPropertyNames())
         values, targets = {}, {}
         for name in authored.intersection(infos):
-            if infos[name].is_relationship:
-                targets[name] = tuple(str(t) for t in prim.GetRelationship(name).GetTargets())
+            info = infos[name]
+            if info.is_relationship:
+                targets[name] = _targets(prim, name)
             else:
-                attribute = prim.GetAttribute(name)
-                value = attribute.Get()
-                sampled = self._may_have_samples and attribute.GetNumTimeSamples() > 0
-                values[name] = (BLOCKED if value is None else to_python(value), sampled)
+                values[name] = _read_value(prim, name, info, self._may_have_samples)
         return RawColumns(signature, values, targets, authored)
+
+
+def _targets(prim, name: str) -> tuple[str, ...]:
+    """A relationship's targets; an attribute of that name, or targets USD cannot compose
+    (a target path that is no path), leave it without targets."""
+    from pxr import Tf
+
+    relationship = prim.GetRelationship(name)
+    if not relationship:
+        return ()
+    try:
+        return tuple(str(t) for t in relationship.GetTargets())
+    except Tf.ErrorException:
+        return ()
+
+
+def _read_value(prim, name: str, info: ColumnInfo, may_have_samples: bool) -> tuple:
+    """(value, BLOCKED or an :class:`Invalid`; time_sampled) for one authored attribute."""
+    from pxr import Tf
+
+    attribute = prim.GetAttribute(name)
+    if not attribute:  # a relationship authored under an attribute's name
+        return (Invalid("rel", _type_name(info.value_type), "a relationship where the schema declares an attribute"),
+                False)
+    authored_type = attribute.GetTypeName().type
+    try:
+        sampled = may_have_samples and attribute.GetNumTimeSamples() > 0
+    except Tf.ErrorException:
+        sampled = False
+    try:
+        value = attribute.Get()
+    except Tf.ErrorException as error:
+        return (Invalid(str(attribute.GetTypeName()), _type_name(info.value_type),
+                        f"USD cannot read the value ({_first_line(error)})"), sampled)
+    if value is None:
+        return (BLOCKED, sampled)
+    if info.value_type is not None and authored_type != info.value_type:
+        return (Invalid(str(attribute.GetTypeName()), _type_name(info.value_type),
+                        "authored with another value type than the schema declares",
+                        _physx_cast(value, info.fallback)), sampled)
+    value = to_python(value)
+    if not _conforms(value, info.fallback):
+        return (Invalid(type(value).__name__, _type_name(info.value_type),
+                        "the value does not have the declared type's shape"), sampled)
+    return (value, sampled)
+
+
+def _conforms(value, fallback) -> bool:
+    """Whether a value read from an attribute of the declared type has its fallback's shape
+    (a crate can hold a value of another type than its spec declares)."""
+    if fallback is None:
+        return True
+    if isinstance(fallback, bool) or isinstance(value, bool):
+        return type(value) is type(fallback)
+    if isinstance(fallback, (int, float)):
+        return isinstance(value, (int, float))
+    if isinstance(fallback, str):
+        return isinstance(value, str)
+    if isinstance(fallback, tuple):
+        return isinstance(value, tuple) and len(value) == len(fallback) and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+    return True
+
+
+def _physx_cast(value, fallback):
+    """The value PhysX converts a wrongly typed one to (see :class:`Invalid`), or None."""
+    if isinstance(value, _QUATERNIONS) or isinstance(fallback, bool) or fallback is None:
+        return None
+    value = to_python(value)
+    if isinstance(fallback, (int, float)):
+        return float(value) if isinstance(value, (int, float)) else None
+    if isinstance(fallback, tuple) and len(fallback) == 3 and isinstance(value, tuple) and len(value) == 3 \
+            and all(isinstance(v, (int, float)) for v in value):
+        return tuple(float(v) for v in value)
+    return None
+
+
+def _type_name(value_type) -> str:
+    if value_type is None:
+        return "?"
+    from pxr import Sdf
+
+    found = Sdf.ValueTypeNames.Find(value_type.typeName)
+    return str(found) if found else value_type.typeName
+
+
+def _first_line(error) -> str:
+    text = str(error).strip().splitlines()
+    return text[-1].strip()[:160] if text else type(error).__name__
 
 
 def _build_infos(prim, type_name: str, applied: tuple[str, ...]) -> Mapping[str, ColumnInfo]:
@@ -106,7 +214,12 @@ def _build_infos(prim, type_name: str, applied: tuple[str, ...]) -> Mapping[str,
             continue  # not a column of the joint contract (geometry, imaging, other APIs)
         is_relationship = definition.GetSchemaRelationshipSpec(name) is not None
         fallback = None if is_relationship else to_python(definition.GetAttributeFallbackValue(name))
-        infos[name] = ColumnInfo(name, owner, is_relationship, fallback, contract.producer_value(owner, name))
+        value_type = None
+        if not is_relationship:
+            spec = definition.GetSchemaAttributeSpec(name)
+            value_type = spec.typeName.type if spec else None
+        infos[name] = ColumnInfo(name, owner, is_relationship, fallback, contract.producer_value(owner, name),
+                                 value_type)
     return infos
 
 
@@ -163,6 +276,8 @@ class ColumnView:
             default = defaults[name]
             if value is BLOCKED:
                 columns[name] = Resolved(default, Source.BLOCKED, info.fallback, default, info.producer)
+            elif type(value) is Invalid:
+                columns[name] = self._invalid(value, info, default, time_sampled)
             else:
                 # the hot path (every authored value, every consumer): build the tuple directly
                 columns[name] = _new_resolved(Resolved, (value, _AUTHORED, info.fallback, default, info.producer,
@@ -174,6 +289,45 @@ class ColumnView:
             else:
                 columns[name] = Resolved(default, Source.BLOCKED, None, default, infos[name].producer)
         return columns
+
+
+    def _invalid(self, invalid: Invalid, info: ColumnInfo, default, time_sampled: bool) -> Resolved:
+        """A wrongly typed or unreadable column as this consumer reads it (see :class:`Invalid`)."""
+        if self.consumer == "ovphysx":
+            if invalid.cast is not None:
+                return Resolved(invalid.cast, Source.AUTHORED, info.fallback, default, info.producer, time_sampled)
+            if isinstance(default, (bool, int, float, str, tuple)):
+                return Resolved(default, Source.INVALID, info.fallback, default, info.producer, time_sampled)
+        return Resolved(info.fallback, Source.INVALID, info.fallback, default, info.producer, time_sampled)
+
+
+def value_diagnostics(path: str, raw: RawColumns) -> list:
+    """Errors for authored values no consumer reads as written: another value type than the
+    schema declares, unreadable values, NaN."""
+    from ..descriptors import Diagnostic
+
+    out = []
+    for name, (value, _sampled) in sorted(raw.values.items()):
+        if type(value) is Invalid:
+            if value.cast is not None:
+                effect = "PhysX converts it; OpenUSD's parser and usdjoints read the schema fallback"
+            else:
+                effect = ("no consumer reads it: OpenUSD's parser and usdjoints read the schema fallback, "
+                          "PhysX its default for an absent column")
+            out.append(Diagnostic("error", path, f"{name} is authored as {value.authored_type} but the schema "
+                                  f"declares {value.declared_type} ({value.reason}): {effect}", "invalid-value-type"))
+        elif value is not BLOCKED and _has_nan(value):
+            out.append(Diagnostic("error", path, f"{name} is NaN: consumers use it as is and produce undefined "
+                                  "motion", "nan-value"))
+    return out
+
+
+def _has_nan(value) -> bool:
+    if type(value) is float:
+        return value != value
+    if type(value) is tuple:
+        return any(type(v) is float and v != v for v in value)
+    return False
 
 
 def extra_physics_columns(authored: frozenset[str], columns: Mapping[str, Resolved]) -> tuple[str, ...]:
