@@ -23,6 +23,7 @@ CLASSES = ("ok", "rejected", "crash", "hang", "partial", "changed_input", "leak"
 _PRIORITY = {"leak": 6, "changed_input": 5, "partial": 4, "hang": 3, "crash": 2, "rejected": 1, "ok": 0}
 EXTENSIONS = {"urdf": ".urdf", "sdf": ".sdf", "usda": ".usda", "usdc": ".usdc"}
 TIMEOUT = 20.0
+OUTPUTS = ("out", "out_kept", "cli_out.usda")  # what the worker writes inside a case folder
 RESTART_EVERY = 200
 
 
@@ -52,7 +53,7 @@ def digest_inputs(directory: Path) -> dict[str, str]:
     out = {}
     for path in sorted(directory.rglob("*")):
         rel = path.relative_to(directory)
-        if rel.parts[0] in ("out", "cli_out.usda") or not path.is_file() or path.is_symlink():
+        if rel.parts[0] in OUTPUTS or not path.is_file() or path.is_symlink():
             continue
         out[str(rel)] = hashlib.sha256(path.read_bytes()).hexdigest()
     return out
@@ -285,7 +286,7 @@ class Campaign:
                 example = self.out / "distinct" / f"{len(self.distinct):03d}"
                 if example.exists():
                     shutil.rmtree(example)
-                shutil.copytree(case.directory, example, ignore=shutil.ignore_patterns("out", "cli_out.usda"))
+                shutil.copytree(case.directory, example, ignore=shutil.ignore_patterns(*OUTPUTS))
                 entry = self.distinct[key] = {"key": list(key), "count": 0, "example": str(example),
                                               "kind": case.kind, "step": step, "seed": case.seed,
                                               "mutations": case.mutations, "request": case.request(),

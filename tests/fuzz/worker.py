@@ -166,8 +166,10 @@ class Runner:
         extra = [n for n in os.listdir(out_dir) if n != os.path.basename(out)]
         if extra:
             raise _Partial(f"{step} left extra files: {extra}")
-        if step == "convert":
-            keep = out + ".keep" + os.path.splitext(out)[1]
+        if step == "convert":  # kept for the USD steps, out of the way of convert_file
+            kept_dir = os.path.join(os.path.dirname(main), "out_kept")
+            os.makedirs(kept_dir, exist_ok=True)
+            keep = os.path.join(kept_dir, os.path.basename(out))
             os.replace(out, keep)
             case["_converted"] = keep
             self.outputs.append(keep)

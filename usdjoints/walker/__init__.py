@@ -17,7 +17,7 @@ from .columns import ColumnView
 from .joints import consumer_joint_type, finish_joint, read_joint
 from .scan import StageScan, scan_stage
 from .stage_io import StageLike, open_stage
-from .units import read_units
+from .units import read_units, unit_diagnostics
 
 __all__ = ["walk", "walk_many", "paused_cycle_collection"]
 
@@ -81,10 +81,12 @@ def _describe(scan: StageScan, consumer: str, shared: dict) -> StageDescription:
         joint, notes = finish_joint(record, result.joint_articulation.get(record.path), consumer)
         joints.append(joint)
         diagnostics.extend(notes)
+    units = read_units(scan.stage, consumer)
+    diagnostics.extend(unit_diagnostics(units))
     return StageDescription(
         stage=scan.stage.GetRootLayer().identifier,
         consumer=consumer,
-        units=read_units(scan.stage, consumer),
+        units=units,
         bodies=scan.bodies.descs(view),
         articulations=result.articulations,
         joints=tuple(joints),

@@ -223,8 +223,9 @@ def _local_transform(prim: Usd.Prim, errors: Optional[dict]) -> tuple[Gf.Matrix4
 
 def _note(errors: Optional[dict], prim, error) -> None:
     if errors is not None:
-        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-        errors.setdefault(str(prim.GetPath()), lines[-1][:160] if lines else type(error).__name__)
+        from .columns import usd_reason
+
+        errors.setdefault(str(prim.GetPath()), usd_reason(error))
 
 
 def _determinant3(r0, r1, r2) -> float:

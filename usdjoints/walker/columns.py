@@ -9,6 +9,7 @@ signature.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Mapping, NamedTuple
 
@@ -19,11 +20,13 @@ from ..contract.registry import to_python as _to_python_general
 from ..provenance import Resolved, Source
 
 _PLAIN = (float, bool, str, int, type(None))
+_VALUES = (float, bool, str, int, tuple)  # parser defaults that are values (not a Marker or UnitsScaled)
 _VECTORS = (Gf.Vec3f, Gf.Vec3d, Gf.Vec2f, Gf.Vec2d, Gf.Vec4f, Gf.Vec4d)  # float and double: a buffer
 _HALF_VECTORS = (Gf.Vec3h, Gf.Vec2h, Gf.Vec4h)  # half floats: Python's buffers do not read them
 _QUATERNIONS = (Gf.Quatf, Gf.Quatd, Gf.Quath)
 _IGNORED = frozenset({"proxyPrim", "purpose", "visibility", "xformOpOrder"})
 BLOCKED = object()  # a raw value: an opinion blocks the attribute
+WRONG_TYPE = "authored with another value type than the schema declares"
 _new_resolved = tuple.__new__
 _AUTHORED = Source.AUTHORED
 
@@ -53,7 +56,8 @@ class ColumnInfo:
     is_relationship: bool
     fallback: object
     producer: object
-    value_type: object = None  # the C++ value type the schema declares (Tf.Type), None for relationships
+    value_type: object = None  # the value type name the schema declares ("float"), None for relationships
+    raw_type: object = None  # the Python type ``Get`` returns for a value of that type (None: unchecked)
 
 
 class Invalid(NamedTuple):
@@ -129,34 +133,47 @@ def _targets(prim, name: str) -> tuple[str, ...]:
 
 
 def _read_value(prim, name: str, info: ColumnInfo, may_have_samples: bool) -> tuple:
-    """(value, BLOCKED or an :class:`Invalid`; time_sampled) for one authored attribute."""
+    """(value, BLOCKED or an :class:`Invalid`; time_sampled) for one authored attribute.
+
+    The value's Python type tells a wrongly typed one: ``Get`` hands back what the layer holds
+    (a ``Gf.Vec3f`` for a ``float3`` where ``float`` is declared) while ``GetTypeName`` reports the
+    schema's type. A number of another precision (``double`` for ``float``) reaches Python as the
+    same ``float`` and is told by the audit's schema-type-mismatch rule instead.
+    """
     from pxr import Tf
 
     attribute = prim.GetAttribute(name)
     if not attribute:  # a relationship authored under an attribute's name
         return (Invalid("rel", _type_name(info.value_type), "a relationship where the schema declares an attribute"),
                 False)
-    authored_type = attribute.GetTypeName().type
     try:
         sampled = may_have_samples and attribute.GetNumTimeSamples() > 0
-    except Tf.ErrorException:
-        sampled = False
-    try:
         value = attribute.Get()
     except Tf.ErrorException as error:
-        return (Invalid(str(attribute.GetTypeName()), _type_name(info.value_type),
-                        f"USD cannot read the value ({_first_line(error)})"), sampled)
+        return (Invalid(_authored_type(attribute), _type_name(info.value_type),
+                        f"USD cannot read the value: {_first_line(error)}"), False)
     if value is None:
         return (BLOCKED, sampled)
-    if info.value_type is not None and authored_type != info.value_type:
-        return (Invalid(str(attribute.GetTypeName()), _type_name(info.value_type),
-                        "authored with another value type than the schema declares",
-                        _physx_cast(value, info.fallback)), sampled)
+    if info.raw_type is not None and type(value) is not info.raw_type:
+        return (Invalid(_authored_type(attribute), _type_name(info.value_type),
+                        WRONG_TYPE, _physx_cast(value, info.fallback)), sampled)
     value = to_python(value)
     if not _conforms(value, info.fallback):
-        return (Invalid(type(value).__name__, _type_name(info.value_type),
+        return (Invalid(_authored_type(attribute), _type_name(info.value_type),
                         "the value does not have the declared type's shape"), sampled)
     return (value, sampled)
+
+
+def _authored_type(attribute) -> str:
+    """The value type the strongest layer wrote for ``attribute`` (for messages only: slow)."""
+    from pxr import Tf
+
+    try:
+        for spec in attribute.GetPropertyStack():
+            return str(spec.typeName)
+    except Tf.ErrorException:
+        pass
+    return "?"
 
 
 def _conforms(value, fallback) -> bool:
@@ -190,17 +207,24 @@ def _physx_cast(value, fallback):
 
 
 def _type_name(value_type) -> str:
-    if value_type is None:
-        return "?"
-    from pxr import Sdf
-
-    found = Sdf.ValueTypeNames.Find(value_type.typeName)
-    return str(found) if found else value_type.typeName
+    return value_type or "?"
 
 
-def _first_line(error) -> str:
-    text = str(error).strip().splitlines()
-    return text[-1].strip()[:160] if text else type(error).__name__
+_USD_REASON = re.compile(r" : '(.*)'\s*$", re.S)
+
+
+def usd_reason(error) -> str:
+    """The reason in a ``Tf.ErrorException`` ("Error in 'f' at line n in file x : 'reason'"),
+    without the C++ function and file; one line, at most 160 characters."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    if not lines:
+        return type(error).__name__
+    match = _USD_REASON.search(lines[-1])
+    reason = match.group(1) if match else lines[-1]
+    return reason if len(reason) <= 160 else reason[:157] + "..."
+
+
+_first_line = usd_reason
 
 
 def _build_infos(prim, type_name: str, applied: tuple[str, ...]) -> Mapping[str, ColumnInfo]:
@@ -213,13 +237,14 @@ def _build_infos(prim, type_name: str, applied: tuple[str, ...]) -> Mapping[str,
         if owner not in known or name in _IGNORED:
             continue  # not a column of the joint contract (geometry, imaging, other APIs)
         is_relationship = definition.GetSchemaRelationshipSpec(name) is not None
-        fallback = None if is_relationship else to_python(definition.GetAttributeFallbackValue(name))
+        raw_fallback = None if is_relationship else definition.GetAttributeFallbackValue(name)
+        fallback = to_python(raw_fallback)
         value_type = None
         if not is_relationship:
             spec = definition.GetSchemaAttributeSpec(name)
-            value_type = spec.typeName.type if spec else None
+            value_type = str(spec.typeName) if spec else None
         infos[name] = ColumnInfo(name, owner, is_relationship, fallback, contract.producer_value(owner, name),
-                                 value_type)
+                                 value_type, None if raw_fallback is None else type(raw_fallback))
     return infos
 
 
@@ -275,7 +300,9 @@ class ColumnView:
             info = infos[name]
             default = defaults[name]
             if value is BLOCKED:
-                columns[name] = Resolved(default, Source.BLOCKED, info.fallback, default, info.producer)
+                # a rule rather than a value (Marker, UnitsScaled) leaves the fallback as the best reading
+                read = default if type(default) in _VALUES else info.fallback
+                columns[name] = Resolved(read, Source.BLOCKED, info.fallback, default, info.producer)
             elif type(value) is Invalid:
                 columns[name] = self._invalid(value, info, default, time_sampled)
             else:
@@ -296,14 +323,14 @@ class ColumnView:
         if self.consumer == "ovphysx":
             if invalid.cast is not None:
                 return Resolved(invalid.cast, Source.AUTHORED, info.fallback, default, info.producer, time_sampled)
-            if isinstance(default, (bool, int, float, str, tuple)):
+            if type(default) in _VALUES:
                 return Resolved(default, Source.INVALID, info.fallback, default, info.producer, time_sampled)
         return Resolved(info.fallback, Source.INVALID, info.fallback, default, info.producer, time_sampled)
 
 
 def value_diagnostics(path: str, raw: RawColumns) -> list:
     """Errors for authored values no consumer reads as written: another value type than the
-    schema declares, unreadable values, NaN."""
+    schema declares, or unreadable values (NaN and infinities are the audit's non-finite-value)."""
     from ..descriptors import Diagnostic
 
     out = []
@@ -314,20 +341,11 @@ def value_diagnostics(path: str, raw: RawColumns) -> list:
             else:
                 effect = ("no consumer reads it: OpenUSD's parser and usdjoints read the schema fallback, "
                           "PhysX its default for an absent column")
-            out.append(Diagnostic("error", path, f"{name} is authored as {value.authored_type} but the schema "
-                                  f"declares {value.declared_type} ({value.reason}): {effect}", "invalid-value-type"))
-        elif value is not BLOCKED and _has_nan(value):
-            out.append(Diagnostic("error", path, f"{name} is NaN: consumers use it as is and produce undefined "
-                                  "motion", "nan-value"))
+            what = f"{name} is authored as {value.authored_type}, the schema declares {value.declared_type}"
+            if value.reason != WRONG_TYPE:
+                what = f"{what} ({value.reason})"
+            out.append(Diagnostic("error", path, f"{what}: {effect}", "invalid-value-type"))
     return out
-
-
-def _has_nan(value) -> bool:
-    if type(value) is float:
-        return value != value
-    if type(value) is tuple:
-        return any(type(v) is float and v != v for v in value)
-    return False
 
 
 def extra_physics_columns(authored: frozenset[str], columns: Mapping[str, Resolved]) -> tuple[str, ...]:

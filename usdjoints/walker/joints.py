@@ -95,8 +95,6 @@ def _authoring_diagnostics(path: str, raw: RawColumns, columns) -> tuple[Diagnos
         resolved = columns[name]
         if not resolved.authored or resolved.value is None:
             continue
-        if any(c != c for c in resolved.value):
-            continue  # NaN: reported by value_diagnostics
         if not all(math.isfinite(c) for c in resolved.value):
             diagnostics.append(Diagnostic("error", path, f"{name} = {resolved.value} is not finite: "
                                           "consumers produce an undefined frame", "non-finite"))

@@ -68,7 +68,7 @@ def scan_stage(stage) -> StageScan:
             scan.roots.append(str(prim.GetPath()))
     for path, reason in scan.bodies.transform_errors.items():
         scan.diagnostics.append(Diagnostic(
-            "error", path, f"an xformOp cannot be evaluated ({reason}): it is taken as the identity",
+            "error", path, f"an xformOp cannot be evaluated ({reason}): consumers take it as the identity",
             "invalid-xform-op"))
     for record in scan.bodies.records.values():
         if record.mirrored:
