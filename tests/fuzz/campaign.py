@@ -138,8 +138,11 @@ class Worker:
 
 
 def worker_env() -> dict:
+    """The workers' environment: this checkout's usdjoints first (``USDJOINTS_FUZZ_SOURCE`` names
+    another source tree, e.g. an older release, to minimise repros of classes fixed since)."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO), str(REPO / "tests")] +
+    source = env.get("USDJOINTS_FUZZ_SOURCE", str(REPO))
+    env["PYTHONPATH"] = os.pathsep.join([source, str(REPO / "tests")] +
                                         ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env["PYTHONWARNINGS"] = "ignore"
     env.setdefault("NUMBA_NUM_THREADS", "1")

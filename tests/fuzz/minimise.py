@@ -9,7 +9,7 @@ from lxml import etree
 
 from .campaign import Case, Worker, key_of, run_one, worker_env
 
-MAX_TRIES = 400
+MAX_TRIES = 200
 
 
 class Oracle:
@@ -144,3 +144,38 @@ def minimise_all(campaign, out: Path) -> None:
             print(f"minimised {'/'.join(map(str, entry['key']))}: {len(data)} bytes -> {target}", flush=True)
     finally:
         worker.kill()
+
+
+def main(argv=None) -> int:
+    """``python -m tests.fuzz.minimise OUT EXAMPLE...``: shrink saved examples (campaign
+    distinct/ folders) into OUT, one file and one JSON note per example."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m tests.fuzz.minimise")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("examples", nargs="+", type=Path)
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    worker = Worker(worker_env())
+    try:
+        for example in args.examples:
+            entry = json.loads((example / "info.json").read_text())
+            entry["example"] = str(example)
+            scratch = args.out / f"scratch-{example.name}"
+            scratch.mkdir(exist_ok=True)
+            data, ext = minimise_entry(worker, entry, scratch)
+            shutil.rmtree(scratch, ignore_errors=True)
+            name = f"{example.parent.parent.name}-{example.name}"
+            (args.out / f"{name}.{ext}").write_bytes(data)
+            (args.out / f"{name}.json").write_text(json.dumps({"key": entry["key"], "step": entry["step"]["step"],
+                                                              "kind": ext, "source": str(example)}, indent=1))
+            print(f"{'/'.join(map(str, entry['key']))}: {len(data)} bytes -> {name}.{ext}", flush=True)
+    finally:
+        worker.kill()
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())

@@ -216,7 +216,8 @@ def mesh_at_marker(rng, root, ctx):
             host = next((el for el in _elements(root) if el.tag in ("model", "world")), root)
             include = etree.SubElement(host, "include")
             uri = etree.SubElement(include, "uri")
-            uri.text = rng.choice(("model://evil", "file://" + ctx["evil_model"], ctx["evil_model"], marker))
+            uri.text = rng.choice(("model://evil", "model://evil2", "file://" + ctx["evil_model"], ctx["evil_model"],
+                                   ctx["evil_model"] + "2", marker))
             if rng.random() < 0.3:
                 etree.SubElement(include, "name").text = rng.choice(ODD_NAMES)
 
@@ -294,8 +295,14 @@ def write_evil_model(directory: Path, marker: str) -> Path:
     doctype = f'<!DOCTYPE model [<!ENTITY xxe SYSTEM "file://{marker}">]>'
     (evil / "model.config").write_text(
         f'<?xml version="1.0"?>\n{doctype}\n<model><name>&xxe;</name><sdf version="1.9">model.sdf</sdf></model>\n')
-    (evil / "model.sdf").write_text(
-        f'<?xml version="1.0"?>\n<!DOCTYPE sdf [<!ENTITY xxe SYSTEM "file://{marker}">]>\n'
-        '<sdf version="1.9"><model name="evil"><link name="l_&xxe;"><inertial><mass>1</mass></inertial>'
-        '</link></model></sdf>\n')
+    model_sdf = (f'<?xml version="1.0"?>\n<!DOCTYPE sdf [<!ENTITY xxe SYSTEM "file://{marker}">]>\n'
+                 '<sdf version="1.9"><model name="evil"><link name="l_&xxe;"><inertial><mass>1</mass></inertial>'
+                 '</link></model></sdf>\n')
+    (evil / "model.sdf").write_text(model_sdf)
+    # the same model with a clean model.config: the entity sits in the SDFormat file only
+    clean = directory / "evil2"
+    clean.mkdir(parents=True, exist_ok=True)
+    (clean / "model.config").write_text('<?xml version="1.0"?>\n<model><name>evil2</name>'
+                                        '<sdf version="1.9">model.sdf</sdf></model>\n')
+    (clean / "model.sdf").write_text(model_sdf)
     return evil

@@ -205,7 +205,13 @@ class SchemaTypeMismatch(Rule):
                     attribute_spec = prim_spec.attributes.get(name)
                     if attribute_spec is None:
                         continue
-                    written = str(attribute_spec.typeName)
+                    try:
+                        written = str(attribute_spec.typeName)
+                    except UnicodeDecodeError:  # a damaged crate: the type name is no text
+                        yield self.finding(ctx, path, f"{name} is authored in {prim_spec.layer.identifier} with a "
+                                           "value type name that is not valid UTF-8: no consumer reads it", name,
+                                           severity="warning")
+                        break
                     if written != expected and (path, name) not in invalid:
                         yield self._mismatch(ctx, path, name, written, expected, prim_spec.layer.identifier, Sdf)
                     break  # the strongest opinion decides what was written
