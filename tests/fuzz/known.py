@@ -5,7 +5,7 @@ Each manifest entry is one distinct failure class the fuzzer found, with its min
     {"file": "repros/<name>.<ext>", "kind": "urdf|sdf|usda|usdc", "steps": [...] or null,
      "class": "crash/<exception>/<innermost usdjoints frame>" or "hang/<step>",
      "owner": "walker|contract|auditor|convert|model|sim|stage_io", "open": true|false,
-     "description": one line}
+     "description": one line, "resources": [repository-relative folders]?, "cli_command": s?}
 
 ``open`` entries are classes in code this fuzzer's owner does not maintain (converters, model,
 simulator, stage opening): their repros run as expected failures until fixed there. Every other

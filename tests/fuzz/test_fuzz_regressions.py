@@ -15,6 +15,7 @@ import pytest
 
 from fuzz.campaign import Case, Worker, key_of, run_one, worker_env
 from fuzz.known import HERE, entries
+from fuzz.seeds import REPO
 
 MARKER = "SECRET-fuzz-regression-marker"
 ENTRIES = entries()
@@ -34,7 +35,9 @@ def _run(worker, entry, tmp_path) -> list[dict]:
     main = case_dir / ("input." + entry["kind"])
     shutil.copyfile(source, main)
     (case_dir / "secret.txt").write_text(MARKER + "\n")
-    case = Case(0, entry["kind"], entry["file"], [], case_dir, main, MARKER, [])
+    resources = [str(REPO / r) for r in entry.get("resources", ())]
+    case = Case(0, entry["kind"], entry["file"], [], case_dir, main, MARKER, resources,
+                cli_command=entry.get("cli_command", "walk"))
     return run_one(worker, case, entry.get("steps"))["steps"]
 
 
