@@ -38,7 +38,7 @@ def test_walk_json_for_every_sample(capsys, path, consumer):
     for joint in document["joints"]:
         assert JOINT_KEYS <= set(joint)
         for column in joint["columns"].values():
-            assert column["source"] in ("authored", "fallback", "parser_default", "blocked", "missing")
+            assert column["source"] in ("authored", "fallback", "parser_default", "blocked", "missing", "invalid")
 
 
 def test_walk_text(capsys):

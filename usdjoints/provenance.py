@@ -20,6 +20,7 @@ class Source(str, enum.Enum):
     PARSER_DEFAULT = "parser_default"  # the column does not exist for this consumer; its default
     BLOCKED = "blocked"  # an opinion blocks the value; consumers see the column as absent
     MISSING = "missing"  # no schema attribute, no opinion and no consumer default
+    INVALID = "invalid"  # authored with the wrong value type or unreadable; consumers see it as absent
 
     def __str__(self) -> str:  # JSON and text output use the plain name
         return self.value

@@ -53,6 +53,8 @@ EXPECTED: dict[str, tuple[str | None, str | None]] = {
     'non-unit-quaternion': ('/World/J', 'physics:localRot0'),
     'non-finite-value': ('/World/J', 'physics:localPos0'),
     'schema-type-mismatch': ('/World/J', 'physics:localPos0'),
+    'invalid-value-type': ('/World/J', 'physics:localPos0'),
+    'invalid-xform-op': ('/World/B', None),
     'not-a-joint': ('/World/Rope', None),
     'angular-gain-per-radian': ('/World/J', 'drive:angular:physics:stiffness'),
     'units-look-metres': (None, 'metersPerUnit'),

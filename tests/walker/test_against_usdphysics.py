@@ -120,9 +120,20 @@ def _compare_articulations(ours, theirs, ref_joints) -> list[str]:
     return problems
 
 
+# Stages on which OpenUSD's parser posts a USD error: its Python binding then raises instead of
+# returning the descriptors, so there is nothing to compare with.
+PARSER_RAISES = {"invalid-xform-op"}
+
+
 @pytest.mark.parametrize("path", SAMPLE_STAGES, ids=lambda p: p.stem)
 def test_sample_stage_agrees_with_usdphysics(path):
     stage = Usd.Stage.Open(str(path))
+    if path.stem in PARSER_RAISES:
+        from pxr import Tf
+
+        with pytest.raises(Tf.ErrorException):
+            compare(stage)
+        return
     assert compare(stage) == []
 
 

@@ -12,7 +12,7 @@ from typing import Iterable, Optional, Sequence, Union
 from ..contract.consumers import profile
 from ..contract.types import CONSUMERS
 from ..errors import InputError
-from ..walker import paused_cycle_collection, walk_many
+from ..walker import paused_cycle_collection, unreadable_values_rejected, walk_many
 from ..walker.stage_io import open_stage
 from .findings import AuditReport, Finding, StageFailure, merge_reports
 from .registry import select_rules
@@ -57,7 +57,9 @@ def audit_stage(stage_or_path, consumers: Sequence[str], rules: Sequence[Rule], 
     walks = walk_many(stage, consumers)
     ctx = AuditContext(stage, name, walks)
     findings: list[Finding] = []
-    with paused_cycle_collection():  # rules build many small acyclic findings (see the walker)
+    # rules build many small acyclic findings (see the walker); what USD cannot hand over (text
+    # that is not UTF-8, a value it refuses) rejects the stage as the walker does
+    with paused_cycle_collection(), unreadable_values_rejected(stage):
         for rule in rules:
             if rule.applies(consumers):
                 findings.extend(rule.check(ctx))

@@ -164,12 +164,19 @@ _WRITTEN = (Source.AUTHORED, Source.BLOCKED)
 
 class SchemaTypeMismatch(Rule):
     id = "schema-type-mismatch"
-    description = ("an attribute authored with a value type the schema does not declare (e.g. float3 for point3f): "
-                   "the physics parsers read it, type-checking tools do not")
-    severity = "info"  # measured: OpenUSD's parser and PhysX both read a float3 localPos0 as authored
+    description = ("an attribute authored with a value type the schema does not declare: a role only (float3 for "
+                   "point3f) is read by both parsers, another precision (double for float) by PhysX only")
+    # measured: OpenUSD's parser and PhysX both read a float3 localPos0 as authored (info); a double
+    # for a float is read by PhysX only (warning)
+    severity = "warning"
     fix = "re-author the attribute with the schema's type (`usdjoints columns <type>` lists them)"
 
     def check(self, ctx: AuditContext) -> Iterator:
+        from pxr import Sdf
+
+        # the walker reports the types it tells apart by value (float3 for float) as invalid-value-type
+        invalid = {(d.prim, d.message.split(" ", 1)[0]) for d in ctx.primary.diagnostics
+                   if d.code == "invalid-value-type"}
         declared_types: dict[tuple, dict[str, str]] = {}  # per schema signature: name -> declared type
         described = [(j.path, j.schema_type, j.columns) for j in ctx.primary.joints] + \
             [(b.path, "", b.columns) for b in ctx.primary.bodies]
@@ -198,12 +205,47 @@ class SchemaTypeMismatch(Rule):
                     attribute_spec = prim_spec.attributes.get(name)
                     if attribute_spec is None:
                         continue
-                    written = str(attribute_spec.typeName)
-                    if written != expected:
-                        yield self.finding(ctx, path, f"{name} is authored as {written} in {prim_spec.layer.identifier}, "
-                                           f"the schema declares {expected}: OpenUSD's parser and PhysX read it anyway, "
-                                           "tools that check value types reject it", name)
+                    try:
+                        written = str(attribute_spec.typeName)
+                    except UnicodeDecodeError:  # a damaged crate: the type name is no text
+                        yield self.finding(ctx, path, f"{name} is authored in {prim_spec.layer.identifier} with a "
+                                           "value type name that is not valid UTF-8: no consumer reads it", name,
+                                           severity="warning")
+                        break
+                    if written != expected and (path, name) not in invalid:
+                        yield self._mismatch(ctx, path, name, written, expected, prim_spec.layer.identifier, Sdf)
                     break  # the strongest opinion decides what was written
+
+    def _mismatch(self, ctx, path, name, written, expected, layer, Sdf):
+        written_type = Sdf.ValueTypeNames.Find(written)
+        expected_type = Sdf.ValueTypeNames.Find(expected)
+        where = f"{name} is authored as {written} in {layer}, the schema declares {expected}"
+        if written_type and expected_type and written_type.type == expected_type.type:  # a role only (float3, point3f)
+            return self.finding(ctx, path, f"{where}: OpenUSD's parser and PhysX read it anyway, tools that check "
+                                "value types reject it", name, severity="info")
+        # measured: double for float, string for token: OpenUSD's parser reads the fallback, PhysX converts it
+        return self.finding(ctx, path, f"{where}: OpenUSD's parser ignores it (reads the schema fallback) while "
+                            "PhysX converts it", name, severity="warning")
+
+
+class InvalidValueType(DiagnosticRule):
+    id = "invalid-value-type"
+    code = "invalid-value-type"
+    description = ("an attribute authored with a value of another shape than declared (float3 or a token for a "
+                   "float, double3 for a point3f) or that USD cannot read: the consumers do not read it as written")
+    severity = "error"
+    fix = "re-author the attribute with the schema's type (`usdjoints columns <type>` lists them)"
+
+
+class InvalidXformOp(DiagnosticRule):
+    id = "invalid-xform-op"
+    code = "invalid-xform-op"
+    description = "an xformOp USD cannot evaluate (an empty or wrongly typed value): consumers take it as the identity"
+    severity = "error"
+    fix = "author the op with its declared value type, or remove it from xformOpOrder"
+
+    def attribute_of(self, message):
+        return None
 
 
 class NotAJoint(DiagnosticRule):
@@ -218,4 +260,4 @@ class NotAJoint(DiagnosticRule):
 
 
 RULES = (LowerAboveUpper, MinAboveMax, RevoluteLimitBeyondTurn, LimitLooksRadians, NonUnitQuaternion,
-         NonFiniteValue, SchemaTypeMismatch, NotAJoint)
+         NonFiniteValue, SchemaTypeMismatch, InvalidValueType, InvalidXformOp, NotAJoint)

@@ -106,6 +106,8 @@ def collider_arrays(stage, description: StageDescription, model, joints) -> tupl
 
     mpu = float(description.units.meters_per_unit.value)
     bodies = {b.path: b for b in description.bodies}
+    from ..walker.bodies import local_to_world  # an xformOp USD cannot evaluate counts as identity
+
     cache = UsdGeom.XformCache(Usd.TimeCode.Default())
     rows, notes = [], []
     for prim in Usd.PrimRange.Stage(stage):
@@ -117,7 +119,7 @@ def collider_arrays(stage, description: StageDescription, model, joints) -> tupl
         while owner and owner.GetPath().pathString != "/" and owner.GetPath().pathString not in bodies:
             owner = owner.GetParent()
         body = owner.GetPath().pathString if owner and owner.GetPath().pathString in bodies else None
-        transform = Gf.Transform(cache.GetLocalToWorldTransform(prim))
+        transform = Gf.Transform(local_to_world(cache, prim))
         scale = np.abs(np.array(transform.GetScale(), dtype=float))
         q = transform.GetRotation().GetQuat()
         R_world = quat_to_matrix((q.GetReal(), *q.GetImaginary()))

@@ -77,8 +77,10 @@ def _shapes(stage, body_path: str, meters_per_unit: float, density: float):
     from pxr import Gf, Usd, UsdGeom, UsdPhysics
 
     body = stage.GetPrimAtPath(body_path)
+    from ..walker.bodies import local_to_world  # an xformOp USD cannot evaluate counts as identity
+
     cache = UsdGeom.XformCache(Usd.TimeCode.Default())
-    body_world = cache.GetLocalToWorldTransform(body)
+    body_world = local_to_world(cache, body)
     body_inverse = body_world.GetInverse()
     parts = []
     for prim in Usd.PrimRange(body):
@@ -86,7 +88,7 @@ def _shapes(stage, body_path: str, meters_per_unit: float, density: float):
             continue  # a nested body owns its own shapes
         if not prim.HasAPI(UsdPhysics.CollisionAPI):
             continue
-        relative = cache.GetLocalToWorldTransform(prim) * body_inverse
+        relative = local_to_world(cache, prim) * body_inverse
         transform = Gf.Transform(relative)
         scale = np.abs(np.array(transform.GetScale(), dtype=float))
         rotation = quat_to_matrix(_quat(transform.GetRotation().GetQuat()))

@@ -17,7 +17,7 @@ from .columns import ColumnView
 from .joints import consumer_joint_type, finish_joint, read_joint
 from .scan import StageScan, scan_stage
 from .stage_io import StageLike, open_stage
-from .units import read_units
+from .units import read_units, unit_diagnostics
 
 __all__ = ["walk", "walk_many", "paused_cycle_collection"]
 
@@ -36,10 +36,37 @@ def walk_many(stage: StageLike, consumers: Iterable[str]) -> dict[str, StageDesc
     for consumer in consumers:
         profile(consumer)  # validates the name
     stage = open_stage(stage)
-    with paused_cycle_collection():
+    with paused_cycle_collection(), unreadable_values_rejected(stage):
         scan = scan_stage(stage)
         shared: dict = {}  # consumer-independent findings, computed for the first consumer
         return {consumer: _describe(scan, consumer, shared) for consumer in consumers}
+
+
+@contextlib.contextmanager
+def unreadable_values_rejected(stage):
+    """The boundary for what USD itself cannot hand over: a name or value that is not valid
+    UTF-8 (a damaged crate), or a USD error the walker does not read around, becomes one
+    :class:`~usdjoints.errors.InputError` naming the stage's file."""
+    from pxr import Tf
+
+    from ..errors import InputError
+    from .columns import usd_reason
+
+    try:
+        yield
+    except UnicodeDecodeError as error:
+        raise InputError(_stage_file(stage), "holds a name or value that is not valid UTF-8 "
+                         f"(byte {error.object[error.start:error.start + 1]!r})", "the file is damaged") from error
+    except Tf.ErrorException as error:
+        raise InputError(_stage_file(stage), f"USD cannot read a value: {usd_reason(error)}") from error
+
+
+def _stage_file(stage) -> str:
+    layer = stage.GetRootLayer()
+    try:
+        return layer.realPath or layer.identifier
+    except UnicodeDecodeError:
+        return "<stage>"
 
 
 @contextlib.contextmanager
@@ -81,10 +108,12 @@ def _describe(scan: StageScan, consumer: str, shared: dict) -> StageDescription:
         joint, notes = finish_joint(record, result.joint_articulation.get(record.path), consumer)
         joints.append(joint)
         diagnostics.extend(notes)
+    units = read_units(scan.stage, consumer)
+    diagnostics.extend(unit_diagnostics(units))
     return StageDescription(
         stage=scan.stage.GetRootLayer().identifier,
         consumer=consumer,
-        units=read_units(scan.stage, consumer),
+        units=units,
         bodies=scan.bodies.descs(view),
         articulations=result.articulations,
         joints=tuple(joints),

@@ -49,6 +49,7 @@ class BodyIndex:
         self.colliders: set[str] = set()
         self._poses: list[tuple[str, Pose, object]] = []  # path, unscaled world pose, raw columns
         self._sides: dict[tuple, tuple[ResolvedSide, str]] = {}  # (joint, side, group) -> (side, consumer)
+        self.transform_errors: dict[str, str] = {}  # prim path -> why an xformOp of it was taken as identity
 
     def descs(self, view) -> tuple[BodyDesc, ...]:
         """The bodies with their columns as the consumer of ``view`` resolves them."""
@@ -59,10 +60,14 @@ class BodyIndex:
                                 pose, record.scale, record.mirrored, view.columns(raw)))
         return tuple(out)
 
+    def world(self, prim: Usd.Prim) -> Gf.Matrix4d:
+        """``prim``'s local-to-world transform; an xformOp USD cannot evaluate counts as identity."""
+        return local_to_world(self.xform_cache, prim, self.transform_errors)
+
     def add_body(self, prim: Usd.Prim, raw, columns: dict[str, Resolved]) -> None:
         """A rigid body: ``raw`` its authored columns, ``columns`` them resolved (any consumer)."""
         path = str(prim.GetPath())
-        world = self.xform_cache.GetLocalToWorldTransform(prim)
+        world = self.world(prim)
         # the matrix as Python floats in one call (each Gf call, and iterating a Gf vector most
         # of all, costs far more than arithmetic on floats)
         r0, r1, r2, (tx, ty, tz, _) = memoryview(world).tolist()
@@ -152,9 +157,9 @@ class BodyIndex:
         if body is None and consumer == "ovphysx":
             # PhysX keeps the authored frame as a world-space frame when no body resolves.
             return ResolvedSide(None, target, Pose(tuple(position), quat), tuple(diagnostics))
-        target_world = self.xform_cache.GetLocalToWorldTransform(target_prim)
+        target_world = self.world(target_prim)
         body_world = self.records[body].world if body in self.records else (
-            self.xform_cache.GetLocalToWorldTransform(self.stage.GetPrimAtPath(body)) if body else Gf.Matrix4d(1.0))
+            self.world(self.stage.GetPrimAtPath(body)) if body else Gf.Matrix4d(1.0))
         anchor = Gf.Matrix4d(1.0)
         anchor.SetRotateOnly(Gf.Quatd(quat[0], Gf.Vec3d(quat[1], quat[2], quat[3])))
         anchor.SetTranslateOnly(Gf.Vec3d(*position))
@@ -168,6 +173,59 @@ class BodyIndex:
                 f"physics:body{side} targets {target} inside body {body}: its frame is lifted into the body",
                 "target-child-prim"))
         return ResolvedSide(body, target, Pose(_scaled(lifted_position, scale), lifted_quat), tuple(diagnostics))
+
+
+def local_to_world(cache, prim: Usd.Prim, errors: Optional[dict] = None) -> Gf.Matrix4d:
+    """``cache.GetLocalToWorldTransform(prim)``, or, when USD cannot evaluate an xformOp on the way
+    (an empty or wrongly typed value: USD raises), the same product with each such op taken as
+    the identity, which is what USD's C++ API returns to a consumer after posting the error.
+    ``errors`` collects prim path -> reason for each prim whose op was replaced."""
+    from pxr import Tf
+
+    try:
+        return cache.GetLocalToWorldTransform(prim)
+    except Tf.ErrorException:
+        pass
+    chain = []
+    node = prim
+    while node and not node.IsPseudoRoot():
+        chain.append(node)
+        node = node.GetParent()
+    world = Gf.Matrix4d(1.0)
+    for node in reversed(chain):  # root first
+        local, resets = _local_transform(node, errors)
+        world = local if resets else local * world
+    return world
+
+
+def _local_transform(prim: Usd.Prim, errors: Optional[dict]) -> tuple[Gf.Matrix4d, bool]:
+    from pxr import Tf
+
+    xformable = UsdGeom.Xformable(prim)
+    if not xformable:
+        return Gf.Matrix4d(1.0), False
+    try:
+        ops = xformable.GetOrderedXformOps()
+        resets = xformable.GetResetXformStack()
+    except Tf.ErrorException as error:
+        _note(errors, prim, error)
+        return Gf.Matrix4d(1.0), False
+    local = Gf.Matrix4d(1.0)
+    for op in ops:
+        try:
+            matrix = op.GetOpTransform(Usd.TimeCode.Default())
+        except Tf.ErrorException as error:
+            _note(errors, prim, error)
+            continue
+        local = matrix * local
+    return local, resets
+
+
+def _note(errors: Optional[dict], prim, error) -> None:
+    if errors is not None:
+        from .columns import usd_reason
+
+        errors.setdefault(str(prim.GetPath()), usd_reason(error))
 
 
 def _determinant3(r0, r1, r2) -> float:

@@ -11,7 +11,7 @@ from ..descriptors import (Diagnostic, GearCoupling, JointDesc, JointStateDesc, 
 from ..provenance import Resolved
 from . import limits as limit_rules
 from .bodies import BodyIndex, ResolvedSide
-from .columns import ColumnView, RawColumns, extra_physics_columns
+from .columns import ColumnView, RawColumns, extra_physics_columns, value_diagnostics
 
 JOINT_TYPE_BY_SCHEMA = {
     "PhysicsJoint": "d6",
@@ -86,7 +86,7 @@ def read_joint(path: str, raw: RawColumns, joint_type: str, view: ColumnView, bo
 
 def _authoring_diagnostics(path: str, raw: RawColumns, columns) -> tuple[Diagnostic, ...]:
     """What is wrong with the authored values themselves, whoever reads them."""
-    diagnostics: list[Diagnostic] = []
+    diagnostics: list[Diagnostic] = value_diagnostics(path, raw)
     for name, targets in raw.targets.items():
         if len(targets) > 1:
             diagnostics.append(Diagnostic("warning", path, f"{name} has several targets: consumers read only the "

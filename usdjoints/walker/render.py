@@ -126,7 +126,7 @@ def render_text(description: StageDescription) -> str:
             fields = ", ".join(f"{k}={getattr(joint.coupling, k)}" for k in joint.coupling.__slots__ if k != "kind")
             lines.append(f"  coupling {joint.coupling.kind}: {fields}")
         for name, value in joint.columns.items():
-            if value.source.value in ("authored", "blocked", "parser_default"):
+            if value.source.value in ("authored", "blocked", "invalid", "parser_default"):
                 default_note = ""
                 if value.parser_default is not None and value.parser_default != value.value:
                     default_note = f"  (absent: {value.parser_default})"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ..descriptors import Diagnostic
 from .bodies import BodyIndex
-from .columns import ColumnView, RawColumns, Signatures
+from .columns import ColumnView, RawColumns, Signatures, value_diagnostics
 
 _JOINT_COLUMN_HINTS = ("physics:body0", "physics:body1", "physics:localPos0", "physics:localPos1",
                        "physics:localRot0", "physics:localRot1")
@@ -59,12 +59,17 @@ def scan_stage(stage) -> StageScan:
             continue
         if "PhysicsRigidBodyAPI" in applied:
             raw: RawColumns = signatures.read(prim, type_name, applied)
+            scan.diagnostics.extend(value_diagnostics(str(prim.GetPath()), raw))
             scan.bodies.add_body(prim, raw, neutral.columns(raw))
             scan.body_order.append(str(prim.GetPath()))
         if "PhysicsCollisionAPI" in applied:
             scan.bodies.add_collider(prim)
         if "PhysicsArticulationRootAPI" in applied:
             scan.roots.append(str(prim.GetPath()))
+    for path, reason in scan.bodies.transform_errors.items():
+        scan.diagnostics.append(Diagnostic(
+            "error", path, f"an xformOp cannot be evaluated ({reason}): consumers take it as the identity",
+            "invalid-xform-op"))
     for record in scan.bodies.records.values():
         if record.mirrored:
             scan.diagnostics.append(Diagnostic(
