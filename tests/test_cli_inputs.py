@@ -210,3 +210,16 @@ def test_fifo_as_value_clip_is_refused(tmp_path):
         subprocess.run([sys.executable, "-c", reads_value, str(root)], capture_output=True, timeout=5)
     line = one_line(run("walk", root))
     assert "fifo.usda" in line and "FIFO" in line and "value clip" in line
+
+
+def test_empty_sublayer_path_is_read_as_openusd_reads_it(tmp_path):
+    """An empty sublayer path (``@@``) raises in Sdf's path arithmetic; OpenUSD's own stage open
+    ignores it, so the walk does too (oracle: Usd.Stage.Open on the same file)."""
+    from pxr import Usd
+
+    stage = tmp_path / "empty_sublayer.usda"
+    stage.write_text('#usda 1.0\n(\n    subLayers = [\n        @@\n    ]\n)\ndef Xform "World" {}\n')
+    assert Usd.Stage.Open(str(stage)).GetPrimAtPath("/World")
+    result = run("walk", stage)
+    assert result.returncode == 0, result.stderr
+    assert "0 bodies, 0 joints" in result.stdout

@@ -145,12 +145,25 @@ def _open_layers(root: str, shown: str, probe: bool) -> list:
             layers.append(layer)
             _check_clip_assets(layer, outer, resolver)
             for asset in layer.GetCompositionAssetDependencies():
-                resolved = str(resolver.Resolve(Sdf.ComputeAssetPathRelativeToLayer(layer, asset)) or "")
+                resolved = _resolve_asset(resolver, layer, asset)
                 if not resolved:
                     continue  # unresolvable: USD reports it as a composition error, without blocking
                 kind = "sublayer" if asset in layer.subLayerPaths else "reference or payload"
                 pending.append((resolved, _file_of(layer) if referrer is not None else shown, kind))
     return layers
+
+
+def _resolve_asset(resolver, layer, asset: str) -> str:
+    """The file an asset path of ``layer`` names, or "" when USD cannot resolve it (an empty path
+    raises in Sdf; USD itself reports such a path as a composition error when the stage opens)."""
+    from pxr import Sdf, Tf
+
+    if not asset:
+        return ""
+    try:
+        return str(resolver.Resolve(Sdf.ComputeAssetPathRelativeToLayer(layer, asset)) or "")
+    except Tf.ErrorException:
+        return ""
 
 
 def _check_clip_assets(layer, file: str, resolver) -> None:
@@ -165,7 +178,7 @@ def _check_clip_assets(layer, file: str, resolver) -> None:
                 return
     _, assets, _ = UsdUtils.ExtractExternalReferences(layer.identifier)
     for asset in assets:
-        resolved = str(resolver.Resolve(Sdf.ComputeAssetPathRelativeToLayer(layer, asset)) or "")
+        resolved = _resolve_asset(resolver, layer, asset)
         outer = resolved.split("[", 1)[0]
         if outer and os.path.lexists(outer):
             regular_input(outer, "value clip or asset", _file_of(layer))
