@@ -182,8 +182,8 @@ def _build_parser() -> argparse.ArgumentParser:
     base.add_argument("--floating-base", action="store_true", help="leave the root link free")
     convert.add_argument("--strict", action="store_true", help="treat conversion warnings as errors")
     convert.add_argument("--confine", action="store_true",
-                         help="read meshes only inside the input's folder, --package and --resource-path "
-                              "folders (URDF; for untrusted files)")
+                         help="read meshes and includes only inside the input's folder, --package and "
+                              "--resource-path folders (for untrusted files)")
     convert.add_argument("--report", choices=("text", "json"), default="text", help="summary format on stdout")
     convert.set_defaults(run=_cmd_convert)
 
