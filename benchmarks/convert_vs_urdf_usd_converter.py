@@ -28,7 +28,8 @@ Set up the anchor with::
     python3 -m venv /work/venv-urdfusd && /work/venv-urdfusd/bin/pip install urdf-usd-converter
 
 Exit code 0 when every robot converted with both tools, 1 when one failed, 2 when the anchor is
-not installed. The target is usdjoints <= 0.5x the anchor's time.
+not installed. The targets are usdjoints <= 0.3x the anchor's time in-process (issue 14) and
+<= 0.5x by CLI (interpreter start and imports, which neither tool can shed, weigh more there).
 """
 from __future__ import annotations
 
@@ -54,7 +55,8 @@ ROBOTS = {
     "romeo_small": "romeo_description/urdf/romeo_small.urdf",
     "talos_full_v2": "talos_data/robots/talos_full_v2.urdf",
 }
-TARGET_RATIO = 0.5
+CLI_TARGET = 0.5
+IN_PROCESS_TARGET = 0.3
 
 # Run by the anchor's interpreter: argv[1] is a JSON job {robots: {name: urdf}, share, repeat, tmp};
 # prints one JSON line {name: {"seconds": best, "written": file name} | {"error": message}}.
@@ -162,14 +164,14 @@ def ours_in_process(urdf: Path, share: Path, repeat: int, tmp: Path, name: str) 
     return best
 
 
-def summary(label: str, ratios: dict[str, float]) -> str:
+def summary(label: str, ratios: dict[str, float], target: float) -> str:
     if not ratios:
         return f"{label}: no robot converted by both tools"
     worst = max(ratios, key=ratios.get)
     geo = statistics.geometric_mean(ratios.values())
-    return (f"{label}: geometric mean {geo:.2f}x ({'meets' if geo <= TARGET_RATIO else 'misses'} "
-            f"<= {TARGET_RATIO}x), worst {ratios[worst]:.2f}x ({worst}; "
-            f"{'meets' if ratios[worst] <= TARGET_RATIO else 'misses'} <= {TARGET_RATIO}x)")
+    return (f"{label}: geometric mean {geo:.2f}x ({'meets' if geo <= target else 'misses'} "
+            f"<= {target}x), worst {ratios[worst]:.2f}x ({worst}; "
+            f"{'meets' if ratios[worst] <= target else 'misses'} <= {target}x)")
 
 
 def main() -> int:
@@ -235,8 +237,8 @@ def main() -> int:
     counts = "/".join(str(n) for n in sorted(anchor_layer_counts)) or "-"
     print(f"layers written: anchor {', '.join(sorted(written['anchor'])) or '-'} ({counts} USD file(s) per robot "
           f"directory), usdjoints {', '.join(sorted(written['usdjoints'])) or '-'} (one file per robot)")
-    print(summary("CLI ratio (ours / anchor)", cli_ratios))
-    print(summary("in-process ratio (ours / anchor)", inproc_ratios))
+    print(summary("CLI ratio (ours / anchor)", cli_ratios, CLI_TARGET))
+    print(summary("in-process ratio (ours / anchor)", inproc_ratios, IN_PROCESS_TARGET))
     return 1 if failed else 0
 
 

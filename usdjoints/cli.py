@@ -157,7 +157,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     else:
         _write(f"{args.input} -> {args.output}: {report.body_count} bodies, {report.joint_count} joints, "
                f"{'fixed' if report.fixed_base else 'floating'} base, {len(report.defaults)} spec defaults used, "
-               f"{len(report.dropped)} dropped, {len(report.warnings)} warnings")
+               f"{len(report.dropped)} dropped, {len(report.kept)} kept, {len(report.warnings)} warnings")
     return 0
 
 
@@ -250,8 +250,8 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="leave the root link free (default: as the file says)")
     convert.add_argument("--strict", action="store_true", help="treat conversion warnings as errors (default: off)")
     convert.add_argument("--confine", action="store_true",
-                         help="read meshes only inside the input's folder, --package and --resource-path "
-                              "folders (URDF; for untrusted files; default: off)")
+                         help="read meshes and includes only inside the input's folder, --package and "
+                              "--resource-path folders (for untrusted files; default: off)")
     convert.add_argument("--report", choices=("text", "json"), default="text", help="summary format on stdout")
     convert.set_defaults(run=_cmd_convert)
 

@@ -18,8 +18,10 @@ def read_robot(input_path: str | os.PathLike, *, packages: Mapping[str, str] | N
                resource_paths: Sequence[str] | None = None, confine: bool = False) -> RobotIR:
     """Reads a .urdf, .sdf or .world file into a RobotIR, choosing the reader by extension.
 
-    ``confine``: resources (meshes) are read only from the input's folder, the ``packages``
-    folders and the ``resource_paths``; any other is refused with an InputError (URDF input).
+    ``confine``: resources (meshes, and SDFormat includes) are read only from the input's folder,
+    the ``packages`` folders (URDF) and the ``resource_paths``; any other is refused with an
+    InputError naming file:line. Folders from the environment (``ROS_PACKAGE_PATH``,
+    ``GZ_SIM_RESOURCE_PATH``, ``SDF_PATH``...) are searched but not trusted.
     """
     path = str(input_path)
     regular_input(path, "robot file")  # a FIFO or device would block the XML reader
@@ -29,11 +31,9 @@ def read_robot(input_path: str | os.PathLike, *, packages: Mapping[str, str] | N
 
         return read_urdf(path, packages=packages, resource_paths=resource_paths, confine=confine)
     if suffix in SDFORMAT_EXTENSIONS:
-        if confine:
-            raise UsageError(f"{path}: confined reads (--confine) are not available for SDFormat input yet")
         from .sdformat import read_sdformat  # imported lazily: the SDFormat reader is its own module
 
-        return read_sdformat(path, resource_paths=list(resource_paths or ()))
+        return read_sdformat(path, resource_paths=list(resource_paths or ()), confine=confine)
     raise UsageError(f"{path}: unknown input kind {suffix!r}; expected .urdf, .sdf or .world")
 
 
@@ -74,13 +74,14 @@ def convert_urdf(input_path: str | os.PathLike, output_path: str | os.PathLike, 
 
 def convert_sdformat(input_path: str | os.PathLike, output_path: str | os.PathLike, *,
                      resource_paths: Sequence[str] | None = None,
-                     floating_base: bool | None = None, strict: bool = False) -> ConversionReport:
+                     floating_base: bool | None = None, strict: bool = False,
+                     confine: bool = False) -> ConversionReport:
     """:func:`convert_file` for an SDFormat file."""
     from .sdformat import read_sdformat
     from .usd_writer import write_usd
 
     output_path = _checked_output(input_path, output_path)
-    robot = read_sdformat(str(input_path), resource_paths=list(resource_paths or ()))
+    robot = read_sdformat(str(input_path), resource_paths=list(resource_paths or ()), confine=confine)
     _check_output_not_read(robot, output_path)
     return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
 

@@ -85,6 +85,7 @@ class ConversionReport:
             "loop_joints": list(self.loop_joints),
             "bodies": self.body_count,
             "joints": self.joint_count,
+            "counts": {str(kind): sum(e.kind is kind for e in self.entries) for kind in EntryKind},
             "entries": [
                 {"kind": str(e.kind), "where": e.where, "element": e.element, "message": e.message}
                 for e in self.entries

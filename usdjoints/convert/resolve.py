@@ -16,8 +16,10 @@ Windows: ``meshes\\box.stl``, ``package://pkg\\meshes\\x.stl``).
 Only regular files are found. A candidate that exists but is a FIFO, socket or device is refused
 (:class:`ResourceRefused`): reading one could block forever or never end. With ``confine`` a
 candidate is used only when its real path (symlinks resolved) lies inside the source directory, a
-``packages`` directory or a resource path; other candidates are skipped, and when only such a
-candidate exists the resource is refused.
+``packages`` directory or a resource path (or the ``confine_roots`` the caller names instead);
+other candidates are skipped, and when only such a candidate exists the resource is refused.
+:class:`Confinement` is that rule alone, for readers with their own search order (SDFormat
+includes).
 """
 from __future__ import annotations
 
@@ -31,6 +33,26 @@ from urllib.parse import unquote
 
 class ResourceRefused(Exception):
     """A resource that exists but must not be read (outside the confinement, or a special file)."""
+
+
+class Confinement:
+    """The folders reads are confined to: a path is admitted when its real path lies inside one."""
+
+    __slots__ = ("roots",)
+
+    def __init__(self, roots: Sequence[str | os.PathLike]):
+        self.roots = tuple(dict.fromkeys(os.path.realpath(r) for r in roots))
+
+    def admits(self, path: str | os.PathLike) -> bool:
+        real = os.path.realpath(path)
+        return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in self.roots)
+
+    def refusal(self, uri: str, path: str | os.PathLike, what: str = "") -> ResourceRefused:
+        """The error for ``uri`` (a ``what``: "include ", or a mesh) found only at ``path``, outside every root."""
+        return ResourceRefused(
+            f"{what}{uri!r} resolves to {os.path.realpath(path)}, outside the folders reads are confined to "
+            f"({', '.join(self.roots)}); add its folder with --resource-path (or --package for a URDF "
+            "package), or convert without --confine")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,23 +72,29 @@ class ResourceLocator:
     resource_paths: tuple[str, ...] = ()
     use_environment: bool = True
     confine: bool = False  # read only inside source_dir, the packages' and the resource paths' folders
+    confine_roots: tuple[str, ...] | None = None  # with confine: these folders instead of those
     # the source directory and its ancestors, symlinks resolved once (not once per URI)
     _ancestors: tuple[Path, ...] = field(init=False, repr=False, compare=False)
-    _roots: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _confinement: Confinement | None = field(init=False, repr=False, compare=False)
     # each URI's answer, once per locator (robots name the same mesh for visual and collision)
     _answers: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         here = Path(self.source_dir).resolve()
         object.__setattr__(self, "_ancestors", (here, *here.parents))
-        roots = (self.source_dir, *self.packages.values(), *self.resource_paths) if self.confine else ()
-        object.__setattr__(self, "_roots", tuple(os.path.realpath(r) for r in roots))
+        confinement = None
+        if self.confine:
+            roots = self.confine_roots
+            if roots is None:
+                roots = (self.source_dir, *self.packages.values(), *self.resource_paths)
+            confinement = Confinement(roots)
+        object.__setattr__(self, "_confinement", confinement)
         object.__setattr__(self, "_answers", {})
 
     @property
     def allowed_roots(self) -> tuple[str, ...]:
         """The folders reads are confined to (empty when not confined)."""
-        return self._roots
+        return self._confinement.roots if self._confinement is not None else ()
 
     def resolve(self, uri: str) -> Resolution:
         """The first regular file the URI names. Raises :class:`ResourceRefused` (see module doc)."""
@@ -128,9 +156,6 @@ class ResourceLocator:
             candidates.append(str(Path(directory) / rest))
         return candidates
 
-    def _inside_roots(self, real: str) -> bool:
-        return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in self._roots)
-
     def _first_existing(self, uri: str, candidates: Sequence[str]) -> Resolution:
         outside = None
         for candidate in candidates:
@@ -140,20 +165,15 @@ class ResourceLocator:
                 continue
             if stat.S_ISDIR(mode):
                 continue
-            if self.confine:
-                real = os.path.realpath(candidate)
-                if not self._inside_roots(real):
-                    outside = outside or real
-                    continue
+            if self._confinement is not None and not self._confinement.admits(candidate):
+                outside = outside or candidate
+                continue
             if not stat.S_ISREG(mode):
                 raise ResourceRefused(f"{uri!r} is {_file_kind(mode)} ({candidate}), not a regular file; "
                                       "it is not read")
             return Resolution(os.path.abspath(candidate), tuple(candidates))
         if outside is not None:
-            raise ResourceRefused(
-                f"{uri!r} resolves to {outside}, outside the folders reads are confined to "
-                f"({', '.join(self._roots)}); add its folder with --resource-path or --package, "
-                "or convert without --confine")
+            raise self._confinement.refusal(uri, outside)
         return Resolution(None, tuple(candidates))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..resolve import Confinement
 from .axes import read_axis
 from .frames import FrameGraph
 from .includes import search_directories
@@ -21,10 +22,13 @@ class ResolvedDocument:
     graphs: tuple[FrameGraph, ...]
 
 
-def resolve_document(path: str | Path, resource_paths=()) -> ResolvedDocument:
-    """Parse ``path``, expand its includes and resolve every frame; raises InputError on the first problem."""
+def resolve_document(path: str | Path, resource_paths=(), confinement: Confinement | None = None) -> ResolvedDocument:
+    """Parse ``path``, expand its includes and resolve every frame; raises InputError on the first problem.
+
+    With ``confinement`` an include is read only from inside its folders (see includes.py).
+    """
     document = load_document(path)
-    scopes = build_root(document, search_directories(tuple(resource_paths or ())))
+    scopes = build_root(document, search_directories(tuple(resource_paths or ())), confinement)
     graphs = tuple(FrameGraph(scope) for scope in scopes)
     for graph in graphs:
         graph.validate()

@@ -13,6 +13,11 @@ The resource directories are the caller's ``resource_paths``, then ``GZ_SIM_RESO
 ``IGN_GAZEBO_RESOURCE_PATH`` and ``SDF_PATH`` (each a list separated by ``os.pathsep``). A
 directory is a model directory: its ``model.config`` names one SDFormat file per version and
 the newest version this reader supports is taken; without a config, ``model.sdf``.
+
+With a :class:`usdjoints.convert.resolve.Confinement` (``--confine``) a candidate whose real path
+(symlinks resolved) lies outside its folders is skipped, and when only such a candidate exists the
+include is refused; a model directory's ``model.config`` and the file it names are held to the
+same rule.
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ from lxml import etree
 
 from usdjoints.errors import InputError
 
+from ..resolve import Confinement
 from .parse import SUPPORTED_VERSIONS, version_tuple
 
 ENVIRONMENT_VARIABLES = ("GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH", "SDF_PATH")
@@ -38,8 +44,9 @@ def search_directories(resource_paths: tuple[str | Path, ...]) -> tuple[Path, ..
     return tuple(directories)
 
 
-def resolve_uri(uri: str, base_dir: Path, directories: tuple[Path, ...], where: str) -> Path:
-    """The SDFormat file an include URI points at."""
+def resolve_uri(uri: str, base_dir: Path, directories: tuple[Path, ...], where: str,
+                confinement: Confinement | None = None) -> Path:
+    """The SDFormat file an include URI points at (inside ``confinement``'s folders when given)."""
     if uri.startswith(("http://", "https://")):
         raise InputError(where, f"include uri '{uri}' is remote; usdjoints does not download models",
                          "download the model and pass its parent directory with --resource-path")
@@ -53,20 +60,34 @@ def resolve_uri(uri: str, base_dir: Path, directories: tuple[Path, ...], where: 
         candidates.append(Path(stripped))
     else:
         candidates += [base_dir / stripped, Path.cwd() / stripped] + [d / stripped for d in directories]
+    outside = None
     for candidate in candidates:
-        if candidate.is_dir():
-            return model_file_in(candidate, where)
-        if candidate.is_file():
-            return candidate
+        is_dir = candidate.is_dir()
+        if not is_dir and not candidate.is_file():
+            continue
+        if confinement is not None and not confinement.admits(candidate):
+            outside = outside or candidate
+            continue
+        if is_dir:
+            return model_file_in(candidate, where, uri, confinement)
+        return candidate
+    if outside is not None:
+        raise InputError(where, str(confinement.refusal(uri, outside, "include ")))
     searched = ", ".join(str(c) for c in candidates) or "no resource directory"
     raise InputError(where, f"cannot find include uri '{uri}' (searched {searched})",
                      "add the model's parent directory with --resource-path or GZ_SIM_RESOURCE_PATH")
 
 
-def model_file_in(directory: Path, where: str) -> Path:
+def model_file_in(directory: Path, where: str, uri: str = "", confinement: Confinement | None = None) -> Path:
     """The SDFormat file of a model directory, the newest supported version in model.config."""
+    def admitted(path: Path) -> Path:
+        if confinement is not None and not confinement.admits(path):
+            raise InputError(where, str(confinement.refusal(uri, path, "include ")))
+        return path
+
     config = directory / "model.config"
     if config.is_file():
+        admitted(config)
         try:
             root = etree.parse(str(config)).getroot()
         except etree.XMLSyntaxError as e:
@@ -81,9 +102,9 @@ def model_file_in(directory: Path, where: str) -> Path:
             if best is None or key > best[0]:
                 best = (key, directory / name)
         if best is not None:
-            return best[1]
+            return admitted(best[1])
         raise InputError(f"{config}:{root.sourceline}", "model.config lists no SDFormat file of a supported version")
     fallback = directory / "model.sdf"
     if fallback.is_file():
-        return fallback
+        return admitted(fallback)
     raise InputError(where, f"model directory {directory} has neither model.config nor model.sdf")

@@ -18,7 +18,7 @@ from usdjoints.errors import InputError
 
 from .. import ir
 from ..report import EntryKind, ReportEntry
-from ..resolve import ResourceLocator
+from ..resolve import ResourceLocator, ResourceRefused
 from .document import ResolvedDocument, top_model_pose
 from .frames import FrameGraph
 from .joints import read_joint
@@ -27,7 +27,7 @@ from .extras import MODEL_EXTRAS, read_extra
 from .parse import child_bool
 from .world import read_world
 from .coverage import coverage_notes
-from .pose import IDENTITY, Pose
+from .pose import IDENTITY, Pose, where
 
 SDFORMAT_DEFAULTS = ir.SpecDefaults(
     format="sdformat",
@@ -45,12 +45,15 @@ SDFORMAT_DEFAULTS = ir.SpecDefaults(
 )
 
 
-def build_robot(resolved: ResolvedDocument, resource_paths=()) -> ir.RobotIR:
-    """Every model of ``resolved`` flattened into one RobotIR (see the module docstring)."""
+def build_robot(resolved: ResolvedDocument, resource_paths=(), confine_roots: tuple[str, ...] | None = None) -> ir.RobotIR:
+    """Every model of ``resolved`` flattened into one RobotIR (see the module docstring).
+
+    ``confine_roots``: meshes are read only from inside these folders (None: from anywhere).
+    """
     if len(resolved.graphs) > 1:
         raise InputError(str(resolved.path), f"the file holds {len(resolved.graphs)} worlds; convert one world per file")
     graph = resolved.graphs[0]
-    builder = _Builder(tuple(str(p) for p in resource_paths or ()))
+    builder = _Builder(tuple(str(p) for p in resource_paths or ()), confine_roots)
     world_info = None
     if graph.scope.kind == "model":
         # a joint to the world is placed relative to the world frame, which the model pose moves
@@ -109,8 +112,9 @@ def _documents(scope) -> list:
 class _Builder:
     """Collects links, joints and frames while walking the scopes, parents before nested models."""
 
-    def __init__(self, resource_paths: tuple[str, ...]):
+    def __init__(self, resource_paths: tuple[str, ...], confine_roots: tuple[str, ...] | None = None):
         self.resource_paths = resource_paths
+        self.confine_roots = confine_roots
         self.links: list[ir.Link] = []
         self.joints: list[ir.Joint] = []
         self.frames: list[ir.Frame] = []
@@ -175,9 +179,13 @@ class _Builder:
 
     def _mesh_locator(self, d):
         base = Path(d.element.getroottree().docinfo.URL).resolve().parent
-        locator = ResourceLocator(str(base), {}, self.resource_paths)
+        locator = ResourceLocator(str(base), {}, self.resource_paths, confine=self.confine_roots is not None,
+                                  confine_roots=self.confine_roots)
 
         def locate(uri: str, element: etree._Element, scale):
-            found = locator.resolve(uri)  # a missing file is reported once, by the writer
+            try:
+                found = locator.resolve(uri)  # a missing file is reported once, by the writer
+            except ResourceRefused as error:  # outside --confine's folders, or a FIFO or device
+                raise InputError(where(element), str(error)) from error
             return ir.MeshRef(uri, found.path, scale, found.searched)
         return locate

@@ -14,6 +14,7 @@ from lxml import etree
 
 from usdjoints.errors import InputError, UnsupportedFeature
 
+from ..resolve import Confinement
 from .includes import resolve_uri
 from .parse import child_bool, child_text, load_document
 from .pose import IDENTITY, Pose, parse_pose, where
@@ -71,11 +72,12 @@ class ScopeContext:
     version: tuple[int, int]
     directories: tuple[Path, ...]
     include_stack: tuple[Path, ...] = ()
+    confinement: Confinement | None = None  # --confine: the folders includes may be read from
 
 
-def build_root(document, directories: tuple[Path, ...]) -> list[Scope]:
+def build_root(document, directories: tuple[Path, ...], confinement: Confinement | None = None) -> list[Scope]:
     """The top-level scopes of a document: its worlds, or its single model."""
-    context = ScopeContext(document.path, document.version, directories, (document.path.resolve(),))
+    context = ScopeContext(document.path, document.version, directories, (document.path.resolve(),), confinement)
     scopes = [build_world(w, context) for w in document.root.findall("world")]
     for model in document.root.findall("model"):
         scopes.append(build_model(model, context))
@@ -160,14 +162,15 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool, 
     uri = child_text(element, "uri")
     if uri is None:
         raise InputError(where(element), "<include> has no <uri>")
-    path = resolve_uri(uri, context.path.parent, context.directories, where(element))
+    path = resolve_uri(uri, context.path.parent, context.directories, where(element), context.confinement)
     if path.resolve() in context.include_stack:
         raise InputError(where(element), f"include of '{uri}' includes itself")
     document = load_document(path)
     models = document.root.findall("model")
     if len(models) != 1:
         raise InputError(f"{path}:{document.root.sourceline}", f"included file must hold exactly one <model>, found {len(models)}")
-    inner = ScopeContext(path, document.version, context.directories, context.include_stack + (path.resolve(),))
+    inner = ScopeContext(path, document.version, context.directories, context.include_stack + (path.resolve(),),
+                         context.confinement)
     pose_element = element.find("pose")
     static_text = child_text(element, "static")
     scope = build_model(
