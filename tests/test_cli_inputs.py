@@ -231,5 +231,5 @@ def test_unreadable_stage_is_said_once(tmp_path, fmt):
     or on stderr when the report is JSON/SARIF (oracle: the process's two streams)."""
     result = run("audit", tmp_path / "nope.usda", "--format", fmt)
     assert result.returncode == 2
-    human = result.stdout + result.stderr if fmt == "text" else result.stderr  # JSON is for programs
-    assert human.count("no such file") == 1, human
+    both = result.stdout + result.stderr
+    assert both.count("no such file") == 1, both
