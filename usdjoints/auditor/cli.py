@@ -89,9 +89,8 @@ def run(args: argparse.Namespace) -> int:
     report = report.limited(args.min_severity, args.max_results)
     colour = args.output == "-" and use_colour(sys.stdout)
     write_to(outputs.get("-o", "-"), render(report, args.format, colour))
-    if not (args.format == "text" and outputs.get("-o", "-") == "-"):  # a text report on stdout already says it
-        for failure in report.failures:
-            print(f"usdjoints: error: {failure.message}", file=sys.stderr)
+    for failure in report.failures:
+        print(f"usdjoints: error: {failure.message}", file=sys.stderr)
     return report.exit_code()
 
 
