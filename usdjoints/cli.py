@@ -288,7 +288,7 @@ _EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register
 
 # One line per error (messages are written to stay under ~200 characters plus the paths they name);
 # anything longer is cut here, the full text is in the --verbose traceback.
-MAX_ERROR_LINE = 400
+MAX_ERROR_LINE = 1000
 
 
 def _one_line(text: str) -> str:

@@ -122,3 +122,13 @@ def test_schemas_reject_wrong_documents(bad_dir):
         bad = copy.deepcopy(walked)
         mutate(bad)
         assert _fails(bad)
+
+
+def test_walk_schema_names_every_provenance_source():
+    """The walk schema's column sources are exactly the provenance enum's values (oracle: the enum)."""
+    from usdjoints.provenance import Source
+
+    text = json.dumps(load("walk"))
+    declared = {s.value for s in Source}
+    for value in declared:
+        assert f'"{value}"' in text, value

@@ -91,5 +91,5 @@ def test_each_warning_is_one_line_with_one_prefix(runs):
         lines = run.stderr.strip().splitlines()
         assert len(lines) == 3, run.stderr  # the missing mesh once, though two shapes name it
         for line in lines:
-            assert line.startswith(f"usdjoints: {source}:") and line.count("warning:") == 1, line
+            assert line.startswith(f"usdjoints: warning: {source}:") and line.count("warning:") == 1, line
             assert line.count("usdjoints:") == 1, line
