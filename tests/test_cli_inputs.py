@@ -223,3 +223,44 @@ def test_empty_sublayer_path_is_read_as_openusd_reads_it(tmp_path):
     result = run("walk", stage)
     assert result.returncode == 0, result.stderr
     assert "0 bodies, 0 joints" in result.stdout
+
+
+SLOW_CRATE = TESTS / "fuzz" / "repros" / "crate_slow_open.usdc"  # OpenUSD takes seconds to refuse it
+
+
+def test_a_refused_stage_is_not_reopened_until_one_of_its_files_changes(tmp_path, monkeypatch):
+    """One command opens its stage several times (the output check, then the walk, audit or
+    model): a refusal is remembered while the files read for it are unchanged (same inode, size,
+    mtime), so a file USD takes seconds to refuse costs that once."""
+    from usdjoints.errors import InputError
+    from usdjoints.walker import stage_io
+
+    opened = []
+    real = stage_io._open_layers
+    monkeypatch.setattr(stage_io, "_open_layers", lambda *a, **k: opened.append(a[0]) or real(*a, **k))
+    sub, root = tmp_path / "sub.usda", tmp_path / "root.usda"
+    sub.write_text(SYNTAX["tuple"][0])
+    root.write_text('#usda 1.0\n(\n    subLayers = [@./sub.usda@]\n)\n')
+    messages = []
+    for call in (stage_io.layer_files, stage_io.open_stage, stage_io.open_stage):
+        with pytest.raises(InputError) as refused:
+            call(str(root))
+        messages.append(str(refused.value))
+    assert len(opened) == 1 and len(set(messages)) == 1 and "sub.usda:4:1" in messages[0]
+    sub.write_text('#usda 1.0\ndef Xform "A" {\n}\n')  # the sublayer fixed: the stage is read again
+    assert stage_io.open_stage(str(root)).GetPrimAtPath("/A")
+    assert len(opened) == 2
+
+
+def test_damaged_crate_is_refused_in_usds_words_once_per_command(tmp_path):
+    """OpenUSD's own reason (an out-of-bounds read), not a UTF-8 position a binary file has not;
+    simulate checks its outputs against the stage's layers and then opens it: one refusal."""
+    crate = tmp_path / "damaged.usdc"
+    crate.write_bytes(SLOW_CRATE.read_bytes())
+    from pxr import Sdf, Tf
+    with pytest.raises(Tf.ErrorException) as usd:  # the oracle: OpenUSD's parser refuses it
+        Sdf.Layer.OpenAsAnonymous(str(crate))
+    assert "out-of-bounds" in str(usd.value)
+    line = one_line(run("simulate", crate, "--out", tmp_path / "t.npz", "--write-usd", tmp_path / "o.usda"))
+    assert f"{crate}: USD cannot read this file" in line and "out-of-bounds" in line and "UTF-8" not in line
+    assert not (tmp_path / "t.npz").exists() and not (tmp_path / "o.usda").exists()

@@ -27,6 +27,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
 from ..errors import InputError, UsageError
@@ -266,7 +267,11 @@ def _write_mass(mass_api: UsdPhysics.MassAPI, link: Link, robot: RobotIR, notes:
                   f"not written; the {robot.defaults.format} default is used")
         inertia = robot.defaults.inertia
     # the tensor is given in the inertial frame; express its principal axes in the link frame
-    tensor_link = quat_to_matrix(origin.orientation) @ inertia_matrix(inertia) @ quat_to_matrix(origin.orientation).T
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
+        tensor_link = quat_to_matrix(origin.orientation) @ inertia_matrix(inertia) @ quat_to_matrix(origin.orientation).T
+    if not np.isfinite(tensor_link).all():  # finite moments near 1e308 can overflow when rotated
+        raise InputError(where, f"the inertia of link {link.name!r} overflows in the link frame "
+                         "(its moments are too large for double precision)")
     moments, axes = principal_axes(tensor_link)
     if min(moments) < -1e-12 * max(1.0, max(moments)):
         notes.add(EntryKind.WARNING, where, f"link {link.name!r} inertia",

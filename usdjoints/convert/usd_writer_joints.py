@@ -56,7 +56,7 @@ class JointPlacement:
 def rotation_x_onto(axis) -> Quat:
     """The shortest rotation taking +X onto the direction ``axis`` (180° about Z for -X)."""
     ax, ay, az = axis
-    norm = math.sqrt(ax * ax + ay * ay + az * az)
+    norm = math.hypot(ax, ay, az)  # the readers give a finite nonzero axis; hypot cannot overflow
     ax, ay, az = ax / norm, ay / norm, az / norm
     if ax < -1.0 + 1e-12:
         return (0.0, 0.0, 0.0, 1.0)

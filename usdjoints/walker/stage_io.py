@@ -11,6 +11,9 @@ Before OpenUSD composes a stage, every layer it would open is checked here, one 
   OpenUSD itself (SIGSEGV), which no Python code can catch. A child that dies or does not finish
   is reported in one line naming the layer; only then does this process open the stage. Text
   layers are opened in-process directly, so a walk of .usda files pays nothing for this.
+- a stage refused because of one of its files is not read again by the same process while none
+  of the files read for it has changed (``_REFUSED``): one command opens its stage several times,
+  and OpenUSD can take seconds to refuse a damaged crate.
 """
 from __future__ import annotations
 
@@ -54,16 +57,23 @@ def open_stage(stage_or_path: StageLike, *, probe: bool | None = None):
     _check_root(path)
     if probe is None:
         probe = os.environ.get("USDJOINTS_PROBE", "1") != "0" and not os.environ.get(_IN_PROBE)
-    layers = _open_layers(path, path, probe)
+    _raise_if_refused(path)
+    visited: list[str] = []
     try:
-        with _captured_native_stderr():
-            stage = Usd.Stage.Open(layers[0], Usd.Stage.LoadAll)
-    except Tf.ErrorException as error:
-        raise InputError(None, usd_error_text(error, path, path)) from None
-    finally:
-        del layers  # the stage holds what it uses
-    if stage is None:
-        raise InputError(path, "USD cannot read this file")
+        layers = _open_layers(path, path, probe, visited)
+        try:
+            with _captured_native_stderr():
+                stage = Usd.Stage.Open(layers[0], Usd.Stage.LoadAll)
+        except Tf.ErrorException as error:
+            raise InputError(None, usd_error_text(error, path, path)) from None
+        finally:
+            del layers  # the stage holds what it uses
+        if stage is None:
+            raise InputError(path, "USD cannot read this file")
+    except InputError as error:
+        _remember_refusal(path, visited, error)
+        raise
+    # not remembered: a composition error can name a file that does not exist yet
     errors = stage.GetCompositionErrors() if hasattr(stage, "GetCompositionErrors") else []
     if errors:
         raise InputError(
@@ -74,6 +84,43 @@ def open_stage(stage_or_path: StageLike, *, probe: bool | None = None):
     return stage
 
 
+# A stage refused for one of its files is refused again without reopening it while none of the
+# files read for it has changed (device, inode, size, mtime, ctime): a damaged crate can take
+# OpenUSD seconds to refuse, and one command (the output check, then the walk, audit or model)
+# opens its stage several times.
+_REFUSED: dict[str, tuple[tuple, InputError]] = {}
+_MAX_REFUSED = 64
+
+
+def _identity(path: str):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _files_identity(files) -> tuple:
+    return tuple((f, _identity(f)) for f in files)
+
+
+def _remember_refusal(path: str, visited: list[str], error: InputError) -> None:
+    files = [path] + [f for f in visited if f != path]
+    if len(_REFUSED) >= _MAX_REFUSED:
+        _REFUSED.pop(next(iter(_REFUSED)))
+    _REFUSED[os.path.realpath(path)] = (_files_identity(files), error)
+
+
+def _raise_if_refused(path: str) -> None:
+    entry = _REFUSED.get(os.path.realpath(path))
+    if entry is None:
+        return
+    files, error = entry
+    if files[0][1] is not None and _files_identity(f for f, _ in files) == files:
+        raise InputError(error.where, error.message, error.hint)
+    del _REFUSED[os.path.realpath(path)]
+
+
 def layer_files(stage_path) -> list[str]:
     """The files of the stage's root layer and of every sublayer, reference and payload it reaches
     (each checked as :func:`open_stage` checks them)."""
@@ -81,7 +128,13 @@ def layer_files(stage_path) -> list[str]:
     path = os.fspath(stage_path)
     _check_root(path)
     probe = os.environ.get("USDJOINTS_PROBE", "1") != "0" and not os.environ.get(_IN_PROBE)
-    return [_file_of(layer) for layer in _open_layers(path, path, probe)]
+    _raise_if_refused(path)
+    visited: list[str] = []
+    try:
+        return [_file_of(layer) for layer in _open_layers(path, path, probe, visited)]
+    except InputError as error:
+        _remember_refusal(path, visited, error)
+        raise
 
 
 def _check_root(path: str) -> None:
@@ -115,8 +168,10 @@ def _head(path: str) -> bytes:
         os.close(fd)
 
 
-def _open_layers(root: str, shown: str, probe: bool) -> list:
-    """Open the root layer and every layer it composes, checking each file before USD reads it."""
+def _open_layers(root: str, shown: str, probe: bool, visited: list[str] | None = None) -> list:
+    """Open the root layer and every layer it composes, checking each file before USD reads it
+    (the files are appended to ``visited`` as they are reached)."""
+    visited = [] if visited is None else visited
     from pxr import Ar, Sdf, Tf
 
     resolver = Ar.GetResolver()
@@ -130,6 +185,7 @@ def _open_layers(root: str, shown: str, probe: bool) -> list:
             if key in seen:
                 continue
             seen.add(key)
+            visited.append(outer)
             regular_input(outer, what, referrer)
             if not probed and _head(outer).startswith((CRATE_MAGIC, ZIP_MAGIC)):
                 _probe(root, shown)
@@ -297,7 +353,8 @@ def usd_error_text(error, path: str, shown: str) -> str:
         try:
             texts.append(str(getattr(item, "commentary", item)))
         except UnicodeDecodeError:  # the parser quotes bytes that are not UTF-8
-            return _utf8_problem(path, shown) or f"{shown}: USD cannot read this file (it is not valid UTF-8)"
+            return ((None if _is_binary(path) else _utf8_problem(path, shown))
+                    or f"{shown}: USD cannot read this file (its message quotes bytes that are not UTF-8)")
     located, reasons = None, []
     for text in texts:
         text = " ".join(text.split())
@@ -313,9 +370,10 @@ def usd_error_text(error, path: str, shown: str) -> str:
         return f"{shown}:{located['line']}:{located['column']}: {_tidy(reason)}"
     if reasons:
         reason = reasons[0].replace(f"<{os.path.abspath(path)}>", "").replace(f"<{path}>", "").strip()
-        utf8 = _utf8_problem(path, shown)
+        utf8 = None if _is_binary(path) else _utf8_problem(path, shown)
         if utf8:
             return utf8
+        reason = re.sub(r",? while reading @[^@]*@", "", reason)
         if reason.startswith("is "):
             return f"{shown}: {_tidy(reason)}"
         return f"{shown}: USD cannot read this file: {_tidy(reason)}"
@@ -329,6 +387,15 @@ def _tidy(reason: str) -> str:
     if len(reason) > MAX_REASON:
         reason = reason[:MAX_REASON - 3].rstrip() + "..."
     return reason
+
+
+def _is_binary(path: str) -> bool:
+    """A crate or package layer: its bytes are not text, so no UTF-8 position applies."""
+    try:
+        with open(path.split("[", 1)[0], "rb") as stream:
+            return stream.read(8).startswith((CRATE_MAGIC, ZIP_MAGIC))
+    except OSError:
+        return False
 
 
 def _utf8_problem(path: str, shown: str) -> str | None:

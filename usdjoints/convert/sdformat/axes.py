@@ -93,7 +93,9 @@ def _direction(graph: FrameGraph, joint: Decl, axis: etree._Element, default) ->
         # 1.4 always meant the model frame; 1.5 and 1.6 let use_parent_model_frame choose
         if child_bool(axis, "use_parent_model_frame", joint.version < (1, 5)):
             expressed_in = "__model__"
-    norm = math.sqrt(sum(c * c for c in xyz))
+    if not all(math.isfinite(c) for c in xyz):
+        raise InputError(where(xyz_element), f"the axis of joint '{joint.name}' is not finite", "give a finite xyz")
+    norm = math.hypot(*xyz)  # hypot: no overflow for 1e308, no underflow for 1e-200
     if norm == 0.0:
         raise InputError(where(xyz_element if xyz_element is not None else axis),
                          f"the axis of joint '{joint.name}' has zero length", "give a nonzero xyz")

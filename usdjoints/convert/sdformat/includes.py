@@ -21,7 +21,10 @@ same rule.
 """
 from __future__ import annotations
 
+import errno
+import io
 import os
+import stat
 from pathlib import Path
 
 from lxml import etree
@@ -61,10 +64,13 @@ def resolve_uri(uri: str, base_dir: Path, directories: tuple[Path, ...], where: 
     else:
         candidates += [base_dir / stripped, Path.cwd() / stripped] + [d / stripped for d in directories]
     outside = None
+    unusable = None
     for candidate in candidates:
-        is_dir = candidate.is_dir()
-        if not is_dir and not candidate.is_file():
+        kind, problem = _kind(candidate)
+        unusable = unusable or problem
+        if kind is None:
             continue
+        is_dir = kind == "dir"
         if confinement is not None and not confinement.admits(candidate):
             outside = outside or candidate
             continue
@@ -73,9 +79,31 @@ def resolve_uri(uri: str, base_dir: Path, directories: tuple[Path, ...], where: 
         return candidate
     if outside is not None:
         raise InputError(where, str(confinement.refusal(uri, outside, "include ")))
+    if unusable is not None:  # libsdformat's findFile does not find such a path either
+        raise InputError(where, f"cannot find include uri '{_shortened(uri)}': {unusable}")
     searched = ", ".join(str(c) for c in candidates) or "no resource directory"
     raise InputError(where, f"cannot find include uri '{uri}' (searched {searched})",
                      "add the model's parent directory with --resource-path or GZ_SIM_RESOURCE_PATH")
+
+
+def _kind(candidate: Path) -> tuple[str | None, str | None]:
+    """("dir" | "file" | None, why the path cannot be looked at): a name longer than the file
+    system allows or a loop of symlinks is a path no file is found at, not a crash."""
+    try:
+        mode = os.stat(candidate).st_mode
+    except OSError as e:
+        if e.errno in (errno.ENOENT, errno.ENOTDIR):
+            return None, None
+        return None, e.strerror or str(e)
+    except ValueError as e:  # an embedded NUL byte
+        return None, str(e)
+    if stat.S_ISDIR(mode):
+        return "dir", None
+    return ("file", None) if stat.S_ISREG(mode) else (None, None)
+
+
+def _shortened(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def model_file_in(directory: Path, where: str, uri: str = "", confinement: Confinement | None = None) -> Path:
@@ -89,7 +117,12 @@ def model_file_in(directory: Path, where: str, uri: str = "", confinement: Confi
     if config.is_file():
         admitted(config)
         try:
-            root = etree.parse(str(config)).getroot()
+            data = config.read_bytes()
+        except OSError as e:
+            raise InputError(str(config), f"cannot read model.config: {e.strerror or e}") from e
+        parser = etree.XMLParser(remove_comments=True, resolve_entities=False, no_network=True)
+        try:  # from bytes: an encoding error is then an XMLSyntaxError with its line, not an OSError
+            root = etree.parse(io.BytesIO(data), parser, base_url=str(config)).getroot()
         except etree.XMLSyntaxError as e:
             raise InputError(f"{config}:{e.lineno}", f"model.config is not well-formed XML: {e.msg}") from e
         best: tuple[tuple[int, int], Path] | None = None

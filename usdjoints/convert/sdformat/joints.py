@@ -52,16 +52,23 @@ _AXIS_COUNT = {
 
 def screw_thread_pitch_m_per_rad(joint: Decl) -> float:
     """Translation along the axis per radian of rotation [m/rad]; right-handed thread > 0."""
-    new = child_text(joint.element, "screw_thread_pitch")
+    new = _finite(joint, "screw_thread_pitch")
     if new is not None:
-        return float(new) / (2.0 * math.pi)
-    old = child_text(joint.element, "thread_pitch")
-    if old is not None:
-        value = float(old)
+        return new / (2.0 * math.pi)
+    value = _finite(joint, "thread_pitch")
+    if value is not None:
         if value == 0.0:
             raise InputError(joint.where, f"screw joint '{joint.name}' has thread_pitch 0 (no translation per turn is defined)")
         return -1.0 / value
     return 1.0 / (2.0 * math.pi)
+
+
+def _finite(joint: Decl, tag: str) -> float | None:
+    """A pitch element's one finite number (libsdformat refuses a double it cannot parse)."""
+    value = _number(joint.element, tag, None)
+    if value is not None and not math.isfinite(value):
+        raise InputError(where(joint.element.find(tag)), f"<{tag}> of screw joint '{joint.name}' is not finite")
+    return value
 
 
 def read_joint(graph: FrameGraph, d: Decl, name: str, prefix: str, X_root_scope: Pose,

@@ -6,6 +6,8 @@ Sensors, lights, projectors and plugins become ``Link.extras`` (see extras.py).
 """
 from __future__ import annotations
 
+import math
+
 from lxml import etree
 
 from usdjoints.errors import InputError
@@ -114,14 +116,23 @@ def _inertial(link: etree._Element, name: str, notes: list[ReportEntry], origin)
         values = {}
         for tag, default in (("ixx", 1.0), ("iyy", 1.0), ("izz", 1.0), ("ixy", 0.0), ("ixz", 0.0), ("iyz", 0.0)):
             text = child_text(inertia_element, tag)
-            values[tag] = default if text is None else _float(text, inertia_element.find(tag))
+            values[tag] = default if text is None else _finite_float(text, inertia_element.find(tag))
         inertia = ir.Inertia(**values)
     for extra in ("fluid_added_mass",):
         if element.find(extra) is not None:
             notes.append(ReportEntry(EntryKind.DROPPED, where(element.find(extra)), f"link {name}",
                                      f"<{extra}> has no UsdPhysics equivalent"))
-    mass = None if mass_text is None else _float(mass_text, element.find("mass"))
+    mass = None if mass_text is None else _finite_float(mass_text, element.find("mass"))
     return ir.Inertial(mass, origin(element), inertia, source(element))
+
+
+def _finite_float(text: str, element: etree._Element) -> float:
+    """A mass or inertia value: non-finite is refused, as the URDF reader refuses it (no consumer
+    can integrate an infinite or NaN mass, and the principal axes of such a tensor do not exist)."""
+    value = _float(text, element)
+    if not math.isfinite(value):
+        raise InputError(where(element), f"<{element.tag}> holds '{text}', which is not finite", "write a finite number")
+    return value
 
 
 def _float(text: str, element: etree._Element) -> float:
@@ -150,7 +161,11 @@ def _geometry(parent: etree._Element, link: str, locate_mesh, notes: list[Report
         return ir.Capsule(_optional(shape, "radius"), _optional(shape, "length"))
     if tag == "plane":
         normal, size = shape.find("normal"), shape.find("size")
-        return ir.Plane(None if normal is None else parse_floats(normal, 3),
+        direction = None if normal is None else parse_floats(normal, 3)
+        if direction is not None and not (all(math.isfinite(c) for c in direction) and math.hypot(*direction) > 0.0):
+            raise InputError(where(normal), f"the plane normal '{(normal.text or '').strip()}' is not a finite nonzero "
+                             "direction", "give a nonzero normal")
+        return ir.Plane(direction,
                         None if size is None else parse_floats(size, 2))
     if tag == "mesh":
         uri = child_text(shape, "uri")

@@ -54,9 +54,15 @@ def load_document(path: str | Path) -> SdfDocument:
     parser = etree.XMLParser(remove_comments=True, resolve_entities=False)
     warnings: tuple[str, ...] = ()
     try:
-        tree = etree.parse(str(path), parser)
+        data = path.read_bytes()
+    except OSError as e:
+        raise InputError(str(path), f"cannot read the file: {e.strerror or e}") from e
+    try:
+        # parsed from the bytes: lxml reports an encoding error reading a file by name as an
+        # OSError without the line; from bytes it is the XMLSyntaxError (with line) it is
+        tree = etree.parse(io.BytesIO(data), parser, base_url=str(path))
     except etree.XMLSyntaxError as e:
-        tree, warnings = _with_undeclared_prefixes(path, e)
+        tree, warnings = _with_undeclared_prefixes(path, data, e)
         if tree is None:
             line = e.lineno if e.lineno is not None else 1
             raise InputError(f"{path}:{line}", f"not well-formed XML: {e.msg}") from e
@@ -73,7 +79,7 @@ _UNDECLARED = re.compile(r"Namespace prefix (\S+) (?:for|on) ")
 UNDECLARED_NAMESPACE = "urn:usdjoints:undeclared:"
 
 
-def _with_undeclared_prefixes(path: Path, error: etree.XMLSyntaxError):
+def _with_undeclared_prefixes(path: Path, data: bytes, error: etree.XMLSyntaxError):
     """The tree read with each undeclared namespace prefix declared on the root element, when
     the only errors are undeclared prefixes; else (None, ())."""
     prefixes: dict[str, int] = {}
@@ -86,7 +92,6 @@ def _with_undeclared_prefixes(path: Path, error: etree.XMLSyntaxError):
         if entry.domain_name != "NAMESPACE" or match is None:
             return None, ()
         prefixes.setdefault(match.group(1), entry.line)
-    data = path.read_bytes()
     at = re.search(rb"<sdf\b", data)
     if not prefixes or at is None:
         return None, ()

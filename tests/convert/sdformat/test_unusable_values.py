@@ -1,0 +1,116 @@
+"""SDFormat values the fuzzer found crashing the reader: each is now a one-line error or read exactly.
+
+Oracles: the XML 1.0 specification (an encoding error is fatal; Python's UTF-8 decoder gives the
+first bad byte's line), the operating system (a path component over NAME_MAX is ENAMETOOLONG, so
+no file exists there, as libsdformat's findFile finds none), libsdformat's parameter parsing (one
+double per <screw_thread_pitch>; a value it cannot parse fails the load), and closed forms (the
+unit direction of (1e308, 1e308, 1e308) and of (1e-200, 1e-200, 1e-200) is (1, 1, 1)/sqrt(3)).
+"""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import usdjoints  # noqa: F401  (registers the PhysX schemas before any stage is opened)
+from usdjoints.convert import convert_sdformat
+from usdjoints.errors import InputError
+
+from pxr import Gf, Usd, UsdPhysics  # noqa: E402
+
+LINK = '<link name="{0}"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial></link>'
+
+
+def _model(body: str, version: str = "1.10") -> bytes:
+    return (f'<?xml version="1.0"?>\n<sdf version="{version}">\n<model name="m">\n'
+            f'{LINK.format("a")}\n{LINK.format("b")}\n{body}\n</model>\n</sdf>\n').encode()
+
+
+def _refused(tmp_path, data: bytes) -> str:
+    source, out = tmp_path / "m.sdf", tmp_path / "m.usda"
+    source.write_bytes(data)
+    with pytest.raises(InputError) as caught:
+        convert_sdformat(source, out)
+    assert not out.exists(), "a refused conversion leaves no output"
+    message = str(caught.value)
+    assert "\n" not in message and len(message.replace(str(source), "F")) < 200, message
+    return message
+
+
+def test_invalid_utf8_names_the_line_of_the_first_bad_byte(tmp_path):
+    data = _model('<joint name="j\xff" type="fixed"><parent>a</parent><child>b</child></joint>'.replace("\xff", "@"))
+    data = data.replace(b"@", b"\xc3\x28")  # a lead byte followed by no continuation byte
+    bad_line = data[:data.index(b"\xc3\x28")].count(b"\n") + 1
+    with pytest.raises(UnicodeDecodeError):
+        data.decode("utf-8")
+    assert f"m.sdf:{bad_line}: not well-formed XML" in _refused(tmp_path, data)
+
+
+def test_invalid_utf8_in_model_config_names_the_config(tmp_path):
+    model = tmp_path / "arm"
+    model.mkdir()
+    (model / "model.config").write_bytes(b'<?xml version="1.0"?>\n<model><name>\xff</name><sdf version="1.10">m.sdf</sdf></model>\n')
+    message = _refused(tmp_path, _model(f"<include><uri>{model}</uri></include>"))
+    assert "model.config:2" in message and "not well-formed XML" in message
+
+
+def test_include_uri_longer_than_a_file_name_is_not_found(tmp_path):
+    uri = "x" * 300
+    with pytest.raises(OSError) as too_long:
+        (tmp_path / uri).stat()
+    assert too_long.value.strerror == "File name too long"
+    message = _refused(tmp_path, _model(f"<include><uri>{uri}</uri></include>"))
+    assert "m.sdf:6: cannot find include uri 'xxx" in message and "File name too long" in message
+
+
+@pytest.mark.parametrize("pitch", ["0.25 0.25", "a quarter", "nan", "inf"])
+def test_screw_pitch_that_is_not_one_finite_number_is_refused(tmp_path, pitch):
+    joint = (f'<joint name="s" type="screw"><parent>a</parent><child>b</child>'
+             f'<screw_thread_pitch>{pitch}</screw_thread_pitch><axis><xyz>0 0 1</xyz></axis></joint>')
+    message = _refused(tmp_path, _model(joint))
+    assert "m.sdf:6: <screw_thread_pitch>" in message
+
+
+@pytest.mark.parametrize("tag, value", [("iyy", "-inf"), ("ixy", "nan"), ("mass", "inf")])
+def test_non_finite_mass_or_inertia_is_refused(tmp_path, tag, value):
+    link = LINK.format("c").replace(f"<{tag}>1</{tag}>", f"<{tag}>{value}</{tag}>")
+    if f"<{tag}>" not in link:
+        link = link.replace("</inertia>", f"<{tag}>{value}</{tag}></inertia>")
+    message = _refused(tmp_path, _model(link))
+    assert f"m.sdf:6: <{tag}> holds '{value}', which is not finite" in message
+
+
+def test_inertia_that_overflows_in_the_link_frame_is_refused(tmp_path):
+    link = ('<link name="c"><inertial><pose>0 0 0 0.7 0 0</pose><mass>1</mass><inertia><ixx>1e308</ixx>'
+            '<iyy>1e308</iyy><izz>1e308</izz><iyz>1e308</iyz></inertia></inertial></link>')
+    assert "overflows in the link frame" in _refused(tmp_path, _model(link))
+
+
+@pytest.mark.parametrize("component", ["1e308", "1e-200"])
+def test_axis_of_extreme_but_finite_components_is_its_unit_direction(tmp_path, component):
+    joint = (f'<joint name="h" type="revolute"><parent>a</parent><child>b</child>'
+             f'<axis><xyz>{component} {component} {component}</xyz></axis></joint>')
+    source, out = tmp_path / "m.sdf", tmp_path / "m.usda"
+    source.write_bytes(_model(joint))
+    convert_sdformat(source, out)
+    stage = Usd.Stage.Open(str(out))
+    hinge = next(UsdPhysics.RevoluteJoint(p) for p in stage.Traverse() if p.IsA(UsdPhysics.RevoluteJoint))
+    assert hinge.GetAxisAttr().Get() == "X"
+    rotation = Gf.Rotation(Gf.Quatd(hinge.GetLocalRot1Attr().Get()))
+    direction = rotation.TransformDir(Gf.Vec3d(1, 0, 0))
+    expected = 1.0 / math.sqrt(3.0)
+    assert all(abs(c - expected) < 1e-6 for c in direction), direction
+
+
+@pytest.mark.parametrize("xyz", ["nan 0 1", "inf 0 0"])
+def test_axis_that_is_not_finite_is_refused(tmp_path, xyz):
+    joint = (f'<joint name="h" type="revolute"><parent>a</parent><child>b</child>'
+             f'<axis><xyz>{xyz}</xyz></axis></joint>')
+    assert "the axis of joint 'h' is not finite" in _refused(tmp_path, _model(joint))
+
+
+@pytest.mark.parametrize("normal", ["0 0 0", "nan 0 1"])
+def test_plane_normal_that_is_no_direction_is_refused(tmp_path, normal):
+    link = (f'<link name="c"><collision name="g"><geometry><plane><normal>{normal}</normal><size>1 1</size>'
+            '</plane></geometry></collision></link>')
+    assert "m.sdf:6: the plane normal" in _refused(tmp_path, _model(link))
