@@ -28,7 +28,9 @@ from .crba import ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_transforms_inline, link_world_poses
 from .jcalc import FREE, PRISMATIC, SPHERICAL, primitive_nq, primitive_nv, quat_multiply_exp, quat_rotate
 from .layout import LINK_Q_START, LINK_TYPE, LINK_V_START
-from .limits import has_limit_rows, limit_impulses, transport_velocity
+from .limits import (
+    ancestor_count, ancestor_lists, has_limit_rows, limit_impulses, transport_velocity,
+)
 from .passive import passive_forces, passive_forces_inline
 from .world_dynamics import allocate_world_workspace, bias_and_mass, bias_and_mass_inline
 
@@ -260,9 +262,14 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
     bounding_radii(col_type, col_size, col_radius)
     limited = has_limit_rows(dof_table)
     n_lim = nv if limited else 0
-    lim_work = np.empty((5, n_lim))
-    lim_C = np.empty((n_lim, n_lim))
-    lim_ready = np.empty(n_lim, dtype=np.int64)
+    lim_work = np.empty((6, n_lim))
+    lim_R = np.empty((3, 3))
+    lim_start = np.empty(n_lim + 1, dtype=np.int64)
+    lim_ancestors = np.empty(ancestor_count(dof_parent) if limited else 0, dtype=np.int64)
+    if limited:
+        ancestor_lists(dof_parent, lim_start, lim_ancestors)
+    lim_X = np.empty((n_lim, n_lim))
+    lim_formed = np.empty(1, dtype=np.int64)
     lim_bias = np.empty(n_lim)
     biased = False
     status_out[0] = -1
@@ -296,8 +303,8 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
                 v_start[k] = qd[k]
                 qd[k] += dt * qdd[k]
             if limited:
-                biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work, lim_C,
-                                        lim_ready, qd, lim_bias)
+                biased = limit_impulses(link_table, dof_table, lim_start, lim_ancestors, M, q, dt,
+                                        lim_work, lim_X, lim_formed, qd, lim_bias)
             m = 0
             if rows > 0 or contacts > 0:
                 link_world_poses(link_table, E, r, Rw, pw)
@@ -320,7 +327,7 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
             integrate_configuration(link_table, q, qd, dt, q)
             if biased:  # the position-only return of joints outside their limits
                 integrate_configuration(link_table, q, lim_bias, dt, q)
-                transport_velocity(link_table, lim_bias, dt, qd)
+                transport_velocity(link_table, lim_bias, dt, lim_R, qd)
         else:
             for stage in range(4):
                 h = 0.0 if stage == 0 else (0.5 * dt if stage < 3 else dt)
@@ -352,11 +359,11 @@ def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
                                   dof_parent, dof_table, armature, gravity, q, qd, 0.0, E, r, R3,
                                   p3, wR, wp, ws, wvaf, wI, M, vecs, qdd)
             if limited:
-                biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work, lim_C,
-                                        lim_ready, qd, lim_bias)
+                biased = limit_impulses(link_table, dof_table, lim_start, lim_ancestors, M, q, dt,
+                                        lim_work, lim_X, lim_formed, qd, lim_bias)
                 if biased:
                     integrate_configuration(link_table, q, lim_bias, dt, q)
-                    transport_velocity(link_table, lim_bias, dt, qd)
+                    transport_velocity(link_table, lim_bias, dt, lim_R, qd)
             if contacts > 0:
                 # contact as an impulse on the finished step: the next step moves q with it
                 link_world_poses(link_table, E, r, Rw, pw)

@@ -24,11 +24,9 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from numba import njit
 
 from . import FMA
-from .crba import ltdl_solve
 from .jcalc import FREE, PRISMATIC, REVOLUTE, SPHERICAL
 from .layout import (
     DOF_LIMIT_STIFFNESS, DOF_LOWER, DOF_Q_INDEX, DOF_UPPER, DOF_VELOCITY_LIMIT, LINK_TYPE,
@@ -55,9 +53,67 @@ def has_limit_rows(dof_table):
 
 
 @njit(cache=True, fastmath=FMA)
-def _solve_rows(dof_parent, LD, lo, hi, C, lam, ready, base, v):
+def ancestor_count(dof_parent):
+    """The length of ancestor_lists' index array: every dof's number of ancestors, summed."""
+    total = 0
+    for i in range(dof_parent.shape[0]):
+        j = dof_parent[i]
+        while j >= 0:
+            total += 1
+            j = dof_parent[j]
+    return total
+
+
+@njit(cache=True, fastmath=FMA)
+def ancestor_lists(dof_parent, start, ancestors):
+    """Each dof's ancestors, nearest first, in ancestors[start[i]:start[i + 1]] (start [nv + 1],
+    ancestors [ancestor_count]): the inverse below walks these flat lists instead of following
+    dof_parent link by link."""
+    n = 0
+    for i in range(dof_parent.shape[0]):
+        start[i] = n
+        j = dof_parent[i]
+        while j >= 0:
+            ancestors[n] = j
+            n += 1
+            j = dof_parent[j]
+    start[dof_parent.shape[0]] = n
+
+
+@njit(cache=True, fastmath=FMA)
+def _inverse(start, ancestors, LD, X):
+    """X <- H^-1 from the factor ltdl_factor left in LD: column c is crba.ltdl_solve on the unit
+    vector e_c, the same operations in the same order, run on all columns at once (each row
+    operation spans the columns, which keeps the loops short and independent)."""
+    nv = LD.shape[0]
+    for i in range(nv):
+        for c in range(nv):
+            X[i, c] = 0.0
+        X[i, i] = 1.0
+    # until the last pass, row i is zero left of column i (it holds e_i and what i's descendants,
+    # of higher index, gave it): the operations on those zeros are left out
+    for i in range(nv - 1, -1, -1):
+        for t in range(start[i], start[i + 1]):
+            j = ancestors[t]
+            a = LD[i, j]
+            for c in range(i, nv):
+                X[j, c] -= a * X[i, c]
+    for i in range(nv):
+        d = LD[i, i]
+        for c in range(i, nv):
+            X[i, c] /= d
+    for i in range(nv):
+        for t in range(start[i], start[i + 1]):
+            j = ancestors[t]
+            a = LD[i, j]
+            for c in range(nv):
+                X[i, c] -= a * X[j, c]
+
+
+@njit(cache=True, fastmath=FMA)
+def _solve_rows(start, ancestors, LD, lo, hi, X, lam, inv_w, formed, base, v):
     """Projected Gauss-Seidel: impulses lam [nv] making base + v lie in [lo, hi] per dof, added
-    to v through H^-1 (the columns C, formed as needed)."""
+    to v through H^-1 (X, formed when a first row needs it: formed[0] says it is)."""
     nv = v.shape[0]
     for k in range(nv):
         lam[k] = 0.0
@@ -69,22 +125,22 @@ def _solve_rows(dof_parent, LD, lo, hi, C, lam, ready, base, v):
             value = base[k] + v[k]
             if lam[k] == 0.0 and lo[k] <= value <= hi[k]:
                 continue
-            if ready[k] == 0:
+            if formed[0] == 0:
+                _inverse(start, ancestors, LD, X)
                 for d in range(nv):
-                    C[k, d] = 0.0
-                C[k, k] = 1.0
-                ltdl_solve(dof_parent, LD, C[k])  # H^-1 e_k (H symmetric: row k = column k)
-                ready[k] = 1
-            w = C[k, k]
+                    inv_w[d] = 1.0 / X[d, d] if X[d, d] > 0.0 else 0.0
+                formed[0] = 1
+            w = X[k, k]
             if not w > 0.0:
                 continue
-            lam_lo = lam[k] + (lo[k] - value) / w
-            lam_hi = lam[k] + (hi[k] - value) / w
+            # the impulses that put the velocity on lo and on hi, and their median with 0
+            lam_lo = lam[k] + (lo[k] - value) * inv_w[k]
+            lam_hi = lam[k] + (hi[k] - value) * inv_w[k]
             new = max(lam_lo, min(0.0, lam_hi))
             delta = new - lam[k]
             if delta != 0.0:
                 for d in range(nv):
-                    v[d] += C[k, d] * delta
+                    v[d] += X[d, k] * delta
                 lam[k] = new
                 # a sweep that moves no row's velocity by more than round-off ends the solve
                 if abs(delta) * w > SWEEP_TOLERANCE * (abs(value) + abs(lo[k]) + 1e-9):
@@ -94,12 +150,17 @@ def _solve_rows(dof_parent, LD, lo, hi, C, lam, ready, base, v):
 
 
 @njit(cache=True, fastmath=FMA)
-def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, C, ready, v, bias):
+def limit_impulses(link_table, dof_table, start, ancestors, LD, q, h, work, X, formed, v, bias):
     """Apply the limit impulses to v [nv] in place and write the position-only bias velocity
-    [nv] (see the module docstring); returns True when the bias is not zero. LD holds the factor
-    of the step's inertia; work [5, nv], C [nv, nv] and ready (int64 [nv]) are scratch."""
+    [nv] (see the module docstring); returns True when the bias is not zero. start, ancestors:
+    ancestor_lists of the dofs' parents. LD holds the factor
+    of the step's inertia; work [6, nv], X [nv, nv] and formed (int64 [1]) are scratch.
+
+    Most steps of most robots have no bound active: the bounds are checked first, and the
+    Gauss-Seidel solve (and its columns of H^-1) runs only when some velocity is outside them."""
     nv = v.shape[0]
-    lo, hi, lam, lo_b, hi_b = work[0], work[1], work[2], work[3], work[4]
+    formed[0] = 0
+    lo, hi, lam, lo_b, hi_b, inv_w = work[0], work[1], work[2], work[3], work[4], work[5]
     outside = False
     for k in range(nv):
         vmax = dof_table[k, DOF_VELOCITY_LIMIT]
@@ -107,7 +168,6 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, C, ready, 
         hi[k] = vmax
         lo_b[k] = -math.inf
         hi_b[k] = math.inf
-        ready[k] = 0
         bias[k] = 0.0
     for i in range(link_table.shape[0]):
         kind = link_table[i, LINK_TYPE]
@@ -140,9 +200,19 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, C, ready, 
                 lo[k] = hi[k]
             else:
                 hi[k] = lo[k]
-    _solve_rows(dof_parent, LD, lo, hi, C, lam, ready, bias, v)  # bias is zero here
     if outside:
-        _solve_rows(dof_parent, LD, lo_b, hi_b, C, lam, ready, v, bias)
+        active = True
+    else:
+        active = False
+        for k in range(nv):
+            if not (lo[k] <= v[k] <= hi[k]):
+                active = True
+                break
+    if not active:  # the solve would leave every impulse at zero
+        return False
+    _solve_rows(start, ancestors, LD, lo, hi, X, lam, inv_w, formed, bias, v)  # bias is zero here
+    if outside:
+        _solve_rows(start, ancestors, LD, lo_b, hi_b, X, lam, inv_w, formed, v, bias)
     return outside
 
 
@@ -155,11 +225,11 @@ def _rotate_back(R, v, start):
 
 
 @njit(cache=True, fastmath=FMA)
-def transport_velocity(link_table, bias, h, v):
+def transport_velocity(link_table, bias, h, R, v):
     """Keep the world meaning of the body-frame velocities of free and spherical joints when
     the position-only bias turns them by exp(h w_bias): v <- R^T v. Without it a falling base
-    turned by the bias would carry its fall speed off sideways (momentum not kept)."""
-    R = np.empty((3, 3))
+    turned by the bias would carry its fall speed off sideways (momentum not kept). R [3, 3] is
+    scratch."""
     for i in range(link_table.shape[0]):
         kind = link_table[i, LINK_TYPE]
         if kind != FREE and kind != SPHERICAL:
