@@ -27,6 +27,7 @@ from .constraints import coupling_arrays, loop_arrays
 from .initial_state import initial_q, initial_qd
 from .mass import body_mass_properties
 from .rotation import matrix_to_quat, quat_to_matrix
+from .values import SchemaValues
 
 # Joint limits are hard, as PhysX's: the simulator holds them with joint-space impulses
 # (sim/kernels/limits.py); dof_limit_stiffness stays 0 unless a model asks for a soft limit.
@@ -64,12 +65,13 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
     tree, loop_paths = _spanning_forest(description, [j for j in joints if not j.exclude_from_articulation],
                                         dynamic)
     loop_joints = [j for j in joints if j.exclude_from_articulation or j.path in loop_paths]
-    builder = ModelBuilder(gravity=_gravity(stage, description.units.up_axis.value, mpu))
+    values = SchemaValues()  # shapes' and the scene's values, read as the walker reads values
+    builder = ModelBuilder(gravity=_gravity(stage, description.units.up_axis.value, mpu, values))
     q0_parts: dict[str, np.ndarray] = {}
     mass_notes: list[Diagnostic] = []
     for body_path, joint, parent in tree:
         body = dynamic[body_path]
-        mass = body_mass_properties(stage, body_path, body.columns, mpu, kpu)
+        mass = body_mass_properties(stage, body_path, body.columns, mpu, kpu, values)
         if mass.defaulted:
             made_up = " and ".join(f"{name} {value}" for name, value in (
                 ("mass", f"{mass.mass:.6g} kg"), ("inertia", f"{mass.inertia[0, 0]:.6g} kg m^2 (small sphere)"))
@@ -80,7 +82,11 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
         if joint is not None and parent is not None and joint.type == "fixed" and _is_stand_in(stage, body_path):
             mass = dataclasses.replace(mass, mass=0.0, com=np.zeros(3), inertia=np.zeros((3, 3)))
         R_world_body = quat_to_matrix(body.world_pose.orientation)
-        p_world_body = np.array(body.world_pose.position) * mpu
+        with np.errstate(over="ignore", invalid="ignore"):
+            p_world_body = np.array(body.world_pose.position, dtype=float) * mpu
+        if not (np.all(np.isfinite(p_world_body)) and np.all(np.isfinite(R_world_body))):
+            raise InputError(body_path, f"its world transform is not finite in metres (its or its ancestors' "
+                             f"xformOp values, metersPerUnit {mpu:g}): nothing to simulate")
         if joint is None:  # a free root
             builder.add_body(body_path, parent=None, joint_type="free", joint_name=body_path,
                              mass=mass.mass, com=mass.com, inertia=mass.inertia)
@@ -97,10 +103,11 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
     names, dofs, coeffs, offsets, notes = coupling_arrays(model, description)
     loops, loop_notes = loop_arrays(model, description, loop_joints)
     colliders, collider_notes, approximate = ({}, [], []) if not contact else collider_arrays(
-        stage, description, model, [j for j in description.joints if j.enabled])
+        stage, description, model, [j for j in description.joints if j.enabled], values)
     model = dataclasses.replace(model, coupling_names=names, coupling_dof=dofs, coupling_coeff=coeffs,
                                 coupling_offset=offsets, **loops, **colliders,
-                                diagnostics=tuple(mass_notes + notes + loop_notes + collider_notes))
+                                diagnostics=tuple(values.diagnostics + mass_notes + notes + loop_notes
+                                                  + collider_notes))
     return without_start_overlaps(_with_coupled_inertia(model), approximate)
 
 
@@ -268,7 +275,10 @@ def _drive(drive, rotational: bool, mpu: float, kpu: float) -> Drive:
     else:
         max_force = units.force_to_newtons(drive.max_force, mpu, kpu)
         target, velocity = drive.target_position * mpu, drive.target_velocity * mpu
-    return Drive(type=drive.type, stiffness=stiffness, damping=damping, max_force=max_force,
+    # UsdPhysics' parser reads every drive type but "acceleration" (a token outside allowedTokens
+    # as well) as a force drive
+    kind = "acceleration" if drive.type == "acceleration" else "force"
+    return Drive(type=kind, stiffness=stiffness, damping=damping, max_force=max_force,
                  target_position=target, target_velocity=velocity)
 
 
@@ -300,21 +310,37 @@ def _passive(joint: JointDesc, dofs: tuple[str, ...], mpu: float, kpu: float) ->
     return out
 
 
-def _gravity(stage, up_axis: str, mpu: float) -> np.ndarray:
-    """Gravity [m/s^2] from the first PhysicsScene, else standard gravity against the up axis."""
+def _gravity(stage, up_axis: str, mpu: float, values: SchemaValues) -> np.ndarray:
+    """Gravity [m/s^2] from the first PhysicsScene, else standard gravity against the up axis.
+
+    The scene's values are read as the walker reads values (a wrongly typed one is the schema
+    fallback: direction (0, 0, 0), that is against the up axis, and magnitude -inf, that is
+    standard gravity). A direction or magnitude that is not finite gives no gravity to simulate
+    with: an InputError naming the scene and the attribute."""
     from pxr import Usd, UsdPhysics
 
     direction = -_AXES.get(up_axis, _AXES["Z"])
     magnitude = STANDARD_GRAVITY
     for prim in Usd.PrimRange.Stage(stage):
         if prim.IsA(UsdPhysics.Scene):
-            scene = UsdPhysics.Scene(prim)
-            authored = np.array(scene.GetGravityDirectionAttr().Get(), dtype=float)
-            if np.linalg.norm(authored) > 0.0:
-                direction = authored / np.linalg.norm(authored)
-            value = float(scene.GetGravityMagnitudeAttr().Get())
+            path = str(prim.GetPath())
+            authored = np.array(values.value(prim, "physics:gravityDirection"), dtype=float).reshape(3)
+            if not np.all(np.isfinite(authored)):
+                raise InputError(path, f"physics:gravityDirection is {tuple(authored.tolist())}: not finite")
+            with np.errstate(over="ignore"):
+                norm = float(np.linalg.norm(authored))
+            if norm > 0.0 and math.isfinite(norm):
+                direction = authored / norm
+            elif norm > 0.0:  # finite components whose norm overflows: scale first
+                scaled = authored / np.abs(authored).max()
+                direction = scaled / np.linalg.norm(scaled)
+            value = float(values.value(prim, "physics:gravityMagnitude"))
             if value > -0.5e38:  # -inf is the schema's "earth gravity in stage units"
-                magnitude = value * mpu
+                with np.errstate(over="ignore"):
+                    magnitude = float(np.float64(value) * mpu)
+                if not math.isfinite(magnitude):
+                    raise InputError(path, f"physics:gravityMagnitude is {value:g} stage units, {magnitude:g} m/s^2: "
+                                     "not finite")
             break
     return direction * magnitude
 

@@ -28,6 +28,8 @@ import numpy as np
 
 from ..descriptors import Diagnostic, StageDescription
 from .articulated import COLLIDER_BOX, COLLIDER_CAPSULE, COLLIDER_PLANE, COLLIDER_SPHERE
+from .mass import shape_axis
+from .values import SchemaValues
 from .rotation import quat_to_matrix
 
 DEFAULT_FRICTION = 0.5     # PhysX's default material
@@ -40,7 +42,7 @@ _Z_TO_AXIS = {
 }
 
 
-def _material(prim):
+def _material(prim, values: SchemaValues):
     from pxr import UsdPhysics
 
     while prim and prim.GetPath().pathString != "/":
@@ -50,33 +52,35 @@ def _material(prim):
             if targets:
                 material = prim.GetStage().GetPrimAtPath(targets[0])
                 if material and material.HasAPI(UsdPhysics.MaterialAPI):
-                    api = UsdPhysics.MaterialAPI(material)
-                    return float(api.GetDynamicFrictionAttr().Get()), float(api.GetRestitutionAttr().Get())
+                    return (float(values.value(material, "physics:dynamicFriction")),
+                            float(values.value(material, "physics:restitution")))
         prim = prim.GetParent()
     return DEFAULT_FRICTION, DEFAULT_RESTITUTION
 
 
-def _shape(prim, scale: np.ndarray, mpu: float):
-    """(kind, size [3] [m], R_shape_in_prim, centre in prim [m]) of a collider prim."""
+def _shape(prim, scale: np.ndarray, mpu: float, values: SchemaValues):
+    """(kind, size [3] [m], R_shape_in_prim, centre in prim [m]) of a collider prim; dimensions
+    read as the walker reads values (a wrongly typed one is the schema fallback)."""
     from pxr import UsdGeom
 
+    def number(name):
+        return np.float64(values.value(prim, name))
+
     if prim.IsA(UsdGeom.Sphere):
-        r = float(UsdGeom.Sphere(prim).GetRadiusAttr().Get()) * float(scale.max())
+        r = number("radius") * scale.max()
         return COLLIDER_SPHERE, np.array([r * mpu, 0.0, 0.0]), np.eye(3), np.zeros(3)
     if prim.IsA(UsdGeom.Capsule):
-        capsule = UsdGeom.Capsule(prim)
-        axis = str(capsule.GetAxisAttr().Get())
+        axis = shape_axis(prim, values)
         k = "XYZ".index(axis)
-        across = float(np.delete(scale, k).max())
-        r = float(capsule.GetRadiusAttr().Get()) * across
-        half = 0.5 * float(capsule.GetHeightAttr().Get()) * float(scale[k])
+        across = np.delete(scale, k).max()
+        r = number("radius") * across
+        half = 0.5 * number("height") * scale[k]
         return COLLIDER_CAPSULE, np.array([r, half, 0.0]) * mpu, _Z_TO_AXIS[axis], np.zeros(3)
     if prim.IsA(UsdGeom.Cube):
-        half = 0.5 * float(UsdGeom.Cube(prim).GetSizeAttr().Get()) * scale
+        half = 0.5 * number("size") * scale
         return COLLIDER_BOX, half * mpu, np.eye(3), np.zeros(3)
     if prim.IsA(UsdGeom.Plane):
-        axis = str(UsdGeom.Plane(prim).GetAxisAttr().Get())
-        return COLLIDER_PLANE, np.zeros(3), _Z_TO_AXIS[axis], np.zeros(3)
+        return COLLIDER_PLANE, np.zeros(3), _Z_TO_AXIS[shape_axis(prim, values)], np.zeros(3)
     if prim.IsA(UsdGeom.Boundable):
         # an authored extent, else the one the prim's own attributes give (a cylinder's radius
         # and height): the schema's fallback extent is a 2 m cube whatever the shape's size
@@ -98,10 +102,14 @@ def _shape(prim, scale: np.ndarray, mpu: float):
     return None
 
 
-def collider_arrays(stage, description: StageDescription, model, joints) -> tuple[dict, list, list]:
+def collider_arrays(stage, description: StageDescription, model, joints,
+                    values: SchemaValues | None = None) -> tuple[dict, list, list]:
     """Collider arrays (see ArticulatedModel), diagnostics, and per collider whether its box only
     bounds a mesh (or another gprim); ``joints`` are the joints whose bodies do not collide with
-    each other unless they enable it."""
+    each other unless they enable it; ``values`` reads the shapes' dimensions (their diagnostics
+    are the caller's). A shape whose dimensions are negative, not finite or overflow in metres is
+    not simulated, with a ``collider-unsupported`` warning."""
+    values = values if values is not None else SchemaValues()
     from pxr import Gf, Usd, UsdGeom, UsdPhysics
 
     mpu = float(description.units.meters_per_unit.value)
@@ -124,9 +132,15 @@ def collider_arrays(stage, description: StageDescription, model, joints) -> tupl
         q = transform.GetRotation().GetQuat()
         R_world = quat_to_matrix((q.GetReal(), *q.GetImaginary()))
         p_world = np.array(transform.GetTranslation(), dtype=float) * mpu
-        shape = _shape(prim, scale, mpu)
+        with np.errstate(over="ignore", invalid="ignore"):
+            shape = _shape(prim, scale, mpu, values)
         if shape is None:
             notes.append(Diagnostic("warning", prim.GetPath().pathString, "collider shape not simulated",
+                                    "collider-unsupported"))
+            continue
+        if not (np.all(np.isfinite(shape[1])) and np.all(shape[1] >= 0.0) and np.all(np.isfinite(shape[3]))):
+            notes.append(Diagnostic("warning", prim.GetPath().pathString, "collider shape not simulated: its size, "
+                                    "radius, height or extent is negative, not finite or too large",
                                     "collider-unsupported"))
             continue
         kind, size, R_shape, centre = shape
@@ -141,7 +155,7 @@ def collider_arrays(stage, description: StageDescription, model, joints) -> tupl
             link, R, p = int(model.body_link[b]), R_lb @ R_bc, p_lb + R_lb @ p_bc
         else:
             link, R, p = -1, R_world, p_world
-        friction, restitution = _material(prim)
+        friction, restitution = _material(prim, values)
         approximate = kind == COLLIDER_BOX and not prim.IsA(UsdGeom.Cube)
         rows.append((prim.GetPath().pathString, kind, link, R, p, size, friction, restitution, body, approximate))
     pairs, filtered = _filter_pairs(stage, description, model, joints, rows)

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from .. import units
+from ..errors import InputError
 from .rotation import angle_about, intrinsic_xyz_angles, matrix_to_quat, quat_to_matrix
 
 _AXES = {"X": 0, "Y": 1, "Z": 2}
@@ -80,6 +81,9 @@ def initial_qd(model, tree, description, dynamic: dict, mpu: float) -> np.ndarra
         R, origin = _world(body.world_pose, mpu)
         velocity = np.array(body.columns["physics:velocity"].value, dtype=float) * mpu
         angular = np.radians(np.array(body.columns["physics:angularVelocity"].value, dtype=float))
+        for name, value in (("physics:velocity", velocity), ("physics:angularVelocity", angular)):
+            if not np.all(np.isfinite(value)):
+                raise InputError(child, f"{name} is {tuple(value.tolist())} in SI units: not finite")
         authored = np.concatenate([angular, velocity - np.cross(angular, origin)])
         if joint is None:
             qd[model.v_slice(child)] = np.concatenate([R.T @ velocity, R.T @ angular])
@@ -92,6 +96,9 @@ def initial_qd(model, tree, description, dynamic: dict, mpu: float) -> np.ndarra
         sl = model.v_slice(joint.path)
         columns = _world_columns(model, model.joint_index(joint.path), R_link, p_link)
         relative = authored - base
+        if not (np.all(np.isfinite(columns)) and np.all(np.isfinite(relative))):
+            raise InputError(joint.path, "its frame or its bodies' velocities are not finite in SI units "
+                             "(physics:localPos0/1, the bodies' transforms or velocities)")
         if np.any(relative != 0.0):
             qd[sl] = np.linalg.lstsq(columns, relative, rcond=None)[0]
         _apply_states(qd, sl, joint, mpu, "velocity")

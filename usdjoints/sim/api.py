@@ -353,6 +353,20 @@ def _divergence_message(model, dof: int, time: float, integrator: str, bounds, e
             f"non-finite or passed {bound}, far beyond this stage's motion; {hint}")
 
 
+def _require_regular_mass_matrix(model: ArticulatedModel, q0) -> None:
+    """A dof with no mass or inertia (a zero diagonal of M at the start: a free body whose
+    inertia is authored zero, a hinge on a point mass's axis) cannot be solved for: refuse it
+    before the run, naming the joint or body, instead of dividing by zero inside the kernels."""
+    if not model.nv:
+        return
+    diagonal = np.diag(mass_matrix(model, np.asarray(q0, dtype=float).reshape(-1, model.nq)[0]))
+    empty = np.nonzero(~(diagonal > 0.0))[0]
+    if empty.size:
+        raise SimulationError(
+            f"the joint-space mass matrix is singular: {_dof_label(model, int(empty[0]))} moves no mass or "
+            "inertia (give its bodies physics:mass and non-zero physics:diagonalInertia, or armature)")
+
+
 def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: str = "euler",
              q0=None, qd0=None, n_envs: int = 1, record_every: int = 1, *,
              contact_time_constant: float = CONTACT_TIME_CONSTANT, progress=None) -> Trajectory:
@@ -390,6 +404,7 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     n_envs, record_every = int(n_envs), int(record_every)
     q0 = _batch("q0", q0, np.asarray(model.q_initial, dtype=np.float64), n_envs)
     qd0 = _batch("qd0", qd0, np.asarray(model.qd_initial, dtype=np.float64), n_envs)
+    _require_regular_mass_matrix(model, q0)
     n_steps = int(round(duration / dt))
     T = n_steps // record_every + 1
     q_traj = np.empty((n_envs, T, pm.nq))
