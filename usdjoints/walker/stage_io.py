@@ -226,13 +226,16 @@ def _check_clip_assets(layer, file: str, resolver) -> None:
     """Value clips are opened when a value is read, long after the stage opened: a FIFO among
     them would block the walk. Every asset path of a layer that may hold clips is checked (text
     layers are searched for the word first, which costs a read of a file already in the cache)."""
-    from pxr import Sdf, UsdUtils
+    from pxr import Tf, UsdUtils
 
     if not _head(file).startswith((CRATE_MAGIC, ZIP_MAGIC)):
         with open(file, "rb") as stream:
             if b"clips" not in stream.read():
                 return
-    _, assets, _ = UsdUtils.ExtractExternalReferences(layer.identifier)
+    try:
+        _, assets, _ = UsdUtils.ExtractExternalReferences(layer.identifier)
+    except Tf.ErrorException as error:  # a damaged crate whose specs Sdf cannot enumerate
+        raise InputError(None, usd_error_text(error, file, file)) from None
     for asset in assets:
         resolved = _resolve_asset(resolver, layer, asset)
         outer = resolved.split("[", 1)[0]
