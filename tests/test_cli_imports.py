@@ -10,23 +10,9 @@ import json
 import subprocess
 import sys
 
-from samples import REPO
+from samples import REPO, pendulum_urdf
 
-URDF = """<?xml version="1.0"?>
-<robot name="pendulum">
-  <link name="base">
-    <inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>
-  </link>
-  <link name="arm">
-    <inertial><mass value="0.5"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
-    <visual><geometry><box size="0.1 0.1 1"/></geometry></visual>
-  </link>
-  <joint name="hinge" type="revolute">
-    <parent link="base"/><child link="arm"/><axis xyz="0 1 0"/>
-    <limit lower="-1" upper="1" effort="10" velocity="1"/>
-  </joint>
-</robot>
-"""
+URDF = pendulum_urdf('\n    <visual><geometry><box size="0.1 0.1 1"/></geometry></visual>')
 
 
 def loaded_after(code: str) -> set[str]:

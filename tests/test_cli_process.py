@@ -15,27 +15,13 @@ from importlib import metadata
 
 import pytest
 
-from samples import REPO
+from samples import REPO, pendulum_urdf
 from usdjoints import cli
 from usdjoints.cli import main
 
 CLI = [sys.executable, "-m", "usdjoints"]
 STAGE = REPO / "sample_stages" / "revolute_basic.usda"
-URDF_WITH_MISSING_MESH = """<?xml version="1.0"?>
-<robot name="pendulum">
-  <link name="base">
-    <inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>
-  </link>
-  <link name="arm">
-    <inertial><mass value="0.5"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
-    <visual><geometry><mesh filename="missing_mesh.stl"/></geometry></visual>
-  </link>
-  <joint name="hinge" type="revolute">
-    <parent link="base"/><child link="arm"/><axis xyz="0 1 0"/>
-    <limit lower="-1" upper="1" effort="10" velocity="1"/>
-  </joint>
-</robot>
-"""
+URDF_WITH_MISSING_MESH = pendulum_urdf('\n    <visual><geometry><mesh filename="missing_mesh.stl"/></geometry></visual>')
 
 
 def run(*argv, env=None, **kwargs):

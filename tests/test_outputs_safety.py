@@ -16,26 +16,13 @@ import time
 
 import pytest
 
-from samples import REPO
+from samples import REPO, pendulum_urdf
 from usdjoints.cli import main
 from usdjoints.errors import UsageError
 from usdjoints.outputs import check_outputs, use_colour, write_file, write_text
 
 STAGE_TEXT = (REPO / "sample_stages" / "revolute_basic.usda").read_text()
-URDF = """<?xml version="1.0"?>
-<robot name="pendulum">
-  <link name="base">
-    <inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>
-  </link>
-  <link name="arm">
-    <inertial><mass value="0.5"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
-  </link>
-  <joint name="hinge" type="revolute">
-    <parent link="base"/><child link="arm"/><axis xyz="0 1 0"/>
-    <limit lower="-1" upper="1" effort="10" velocity="1"/>
-  </joint>
-</robot>
-"""
+URDF = pendulum_urdf()
 
 
 def snapshot(*paths):
