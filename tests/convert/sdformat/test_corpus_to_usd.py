@@ -18,8 +18,9 @@ import pytest
 import usdjoints  # noqa: F401  (registers the PhysX schemas before any stage is opened)
 from usdjoints.convert import convert_sdformat
 from usdjoints.convert.ir import Pose
+from sdf_reference_poses import angle as _angle, gf_pose as _gf_pose, pose as _pose, reference_frames
 
-from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics  # noqa: E402
+from pxr import Sdf, Usd, UsdGeom, UsdPhysics  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "sdf"
 ACCEPTED_SINCE_LIBSDFORMAT_13 = {"joint_child_model_frame.sdf", "joint_nested_parent_child.sdf"}
@@ -41,41 +42,9 @@ def _accepted() -> list[Path]:
             if _records(p)[0]["errors"] == 0 or p.name in ACCEPTED_SINCE_LIBSDFORMAT_13]
 
 
-def _pose(values) -> Pose:
-    q = np.asarray(values[3:], float)
-    return Pose(tuple(values[:3]), tuple(q / np.linalg.norm(q)))
-
-
 def _reference(sdf: Path):
     """(model frames in the world, links, joints) keyed by the converter's scoped names."""
-    records = _records(sdf)
-    is_world = any(r["kind"] == "world" for r in records)
-    frames: dict[str, Pose] = {}
-    top = None
-    links, joints = {}, {}
-    for r in records[1:]:
-        if r["kind"] == "model" and top is None and not is_world:
-            top = r["name"]
-            frames[top] = _pose(r["pose_in_parent"])
-        elif r["kind"] == "world_model_pose":
-            frames[r["name"]] = _pose(r["pose_in_world"])
-        elif r["kind"] == "nested_model_pose":
-            frames[f"{r['model']}::{r['name']}"] = frames[r["model"]].compose(_pose(r["pose_in_model"]))
-        elif r["kind"] in ("link", "joint"):
-            model = r["model"]
-            scope = "" if model == top else (model.split("::", 1)[1] + "::" if top else model + "::")
-            (links if r["kind"] == "link" else joints)[scope + r["name"]] = (model, r)
-    return frames, links, joints
-
-
-def _gf_pose(matrix: Gf.Matrix4d) -> Pose:
-    q = matrix.RemoveScaleShear().ExtractRotationQuat()
-    return Pose(tuple(matrix.ExtractTranslation()), (q.GetReal(), *q.GetImaginary()))
-
-
-def _angle(a, b) -> float:
-    dot = abs(sum(x * y for x, y in zip(a, b)))
-    return 2.0 * math.acos(min(1.0, dot))
+    return reference_frames(_records(sdf))
 
 
 def _source_name(prim) -> str:

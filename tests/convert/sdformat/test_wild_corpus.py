@@ -11,7 +11,6 @@ converted stage is read back by OpenUSD's physics parser.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import shutil
@@ -26,9 +25,10 @@ import pytest
 import usdjoints  # noqa: F401  (registers the PhysX schemas)
 from usdjoints.convert import convert_sdformat
 from usdjoints.convert.ir import Pose
+from sdf_reference_poses import angle as _angle, gf_pose as _gf_pose, pose as _pose, reference_frames
 from usdjoints.errors import UsdJointsError
 
-from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics  # noqa: E402
+from pxr import Sdf, Usd, UsdGeom, UsdPhysics  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 CORPUS = DATA / "sdf_corpus"
@@ -61,42 +61,6 @@ def _resource_paths(local: str) -> list[str]:
 def _records(local: str) -> list[dict]:
     path = REFERENCE / (local.replace("/", "_") + ".jsonl")
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-def _pose(values) -> Pose:
-    q = np.asarray(values[3:], float)
-    return Pose(tuple(values[:3]), tuple(q / np.linalg.norm(q)))
-
-
-def _gf_pose(matrix: Gf.Matrix4d) -> Pose:
-    q = matrix.RemoveScaleShear().ExtractRotationQuat()
-    return Pose(tuple(matrix.ExtractTranslation()), (q.GetReal(), *q.GetImaginary()))
-
-
-def _angle(a, b) -> float:
-    dot = abs(sum(x * y for x, y in zip(a, b)))
-    return 2.0 * math.acos(min(1.0, dot))
-
-
-def _reference(records):
-    """(model frames in the world, links, joints) keyed by the converter's scoped names."""
-    is_world = any(r["kind"] == "world" for r in records)
-    frames: dict[str, Pose] = {}
-    top = None
-    links, joints = {}, {}
-    for r in records[1:]:
-        if r["kind"] == "model" and top is None and not is_world:
-            top = r["name"]
-            frames[top] = _pose(r["pose_in_parent"])
-        elif r["kind"] == "world_model_pose":
-            frames[r["name"]] = _pose(r["pose_in_world"])
-        elif r["kind"] == "nested_model_pose":
-            frames[f"{r['model']}::{r['name']}"] = frames[r["model"]].compose(_pose(r["pose_in_model"]))
-        elif r["kind"] in ("link", "joint"):
-            model = r["model"]
-            scope = "" if model == top else (model.split("::", 1)[1] + "::" if top else model + "::")
-            (links if r["kind"] == "link" else joints)[scope + r["name"]] = (model, r)
-    return frames, links, joints
 
 
 def test_manifest_names_every_corpus_file_with_its_source_and_license():
@@ -142,7 +106,7 @@ def test_file_libsdformat_loads_converts_with_its_poses_frames_and_axes(tmp_path
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         parsed = UsdPhysics.LoadUsdPhysicsFromRange(stage, ["/"])
-    frames, links, joints = _reference(_records(local))
+    frames, links, joints = reference_frames(_records(local))
     cache = UsdGeom.XformCache()
     prims = {(p.GetMetadata("displayName") or p.GetName()): p for p in stage.Traverse()}
     for name, (model, record) in links.items():
