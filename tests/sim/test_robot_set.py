@@ -1,0 +1,162 @@
+"""Acceptance (issue 16): real robots simulate 2 s at the command-line defaults (euler, dt = 1e-3,
+contacts on) without divergence or refusal, and keep the issue's three properties.
+
+The robots and the measurements are in tests/sim/sim_robots.py, with their oracles:
+* floating base, ground removed: the centre of mass on the lone body's Euler trajectory to 1e-3 m,
+  linear momentum less M g t and angular momentum about the centre of mass conserved
+  (conservation laws: contacts, drives and limits are internal forces);
+* fixed base: joints that start within their limits stay within them to 0.5 deg (0.5 mm);
+* drives off: the energy (kinetic + gravity + joint springs) never rises above its lowest value so
+  far by more than 1e-3 of the run's own energy swing (semi-implicit Euler's energy is not
+  exactly conserved on a conservative system: it oscillates by O(dt); it never drifts up).
+
+The robots that do not hold a property today are listed in KNOWN with the measured cause; they are
+strict expected failures, so a fix shows up as an unexpected pass.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+import sim_robots
+
+pytestmark = pytest.mark.slow
+
+COM_BOUND = 1e-3          # [m], the issue's bound
+MOMENTUM_RTOL = 1e-6      # of M g t_end (linear) and of M g t_end x 1 m (angular)
+LIMIT_BOUND = 0.5         # [deg | mm]
+ENERGY_RTOL = 1e-3        # of the run's energy swing
+
+# Measured on this branch (tests/sim/sim_robots.py as a script prints the numbers).
+KNOWN = {
+    # self-collision between links of 1 g and 1e-6 kg m^2 (the URDF's placeholder inertias),
+    # two joints starting outside their limits; runs 2 s without contacts
+    ("fr3", "runs"): "diverges at t = 0.005 s (fr3_joint3) with contacts on; fine with --no-contact",
+    ("tiago", "runs"): "diverges at t = 0.001 s (hand_middle_flex_1_joint): hand links' self-collision; "
+                       "fine with --no-contact",
+    ("uuc_solo12", "runs"): "diverges at t = 0.065 s (HL_HAA): urdf-usd-converter's overlapping leg "
+                            "colliders; fine with --no-contact",
+    # contacts are not energy-neutral: penetration is removed by a velocity (the contact time
+    # constant and up to PhysX's 3 m/s depenetration speed), which adds energy at impacts
+    ("mimic_pendulums", "energy"): "+0.070 J on a swing of 0.070 J: the pendulums' contacts",
+    ("mjc_humanoid", "energy"): "+2.2 J on a swing of 280 J at the ground impact",
+    # a joint that starts outside its limits is brought back, which does work on the robot
+    ("panda", "energy"): "+0.28 J: panda_joint4 starts 4 deg past its upper limit",
+    ("allegro_left", "energy"): "+0.037 J: joint_12 starts 18.9 deg past its limit",
+    ("mjc_hopper", "energy"): "+9.5e-3 J on 0.26 J: the knee starts 5 deg past its limit",
+    ("allegro_left", "outside"): "joint_12 starts 15.1 deg past its limit and ends 18.2 deg past, "
+                                 "moving at up to 478 deg/s (contacts on)",
+    # a fixed-base planar gripper whose fingertip hinge is driven against its limit by contact
+    ("mjc_manipulator", "limits"): "fingertip 1.14 deg past its limit",
+}
+
+_CACHE: dict[str, dict] = {}
+
+
+def _measured(name: str, tmp_path_factory) -> dict:
+    if name not in _CACHE:
+        _CACHE[name] = sim_robots.measure(sim_robots.BY_NAME[name], tmp_path_factory.mktemp(name))
+    result = _CACHE[name]
+    if "skipped" in result:
+        pytest.skip(result["skipped"])
+    return result
+
+
+def _expect(request, name: str, prop: str) -> None:
+    reason = KNOWN.get((name, prop))
+    if reason:
+        request.applymarker(pytest.mark.xfail(reason=reason, strict=True))
+
+
+NAMES = [r.name for r in sim_robots.ROBOTS]
+
+
+def test_the_set_is_large_and_varied():
+    """The issue asks for 20 or more robots, several with drives, mimic or loops, from each of
+    the sources."""
+    sources = {r.source for r in sim_robots.ROBOTS}
+    assert len(NAMES) >= 20 and len(set(NAMES)) == len(NAMES)
+    assert {"urdf-corpus", "sdf-corpus", "example-robot-data", "ovphysx", "uuc", "mjc"} <= sources
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_runs_two_seconds_at_the_defaults(name, request, tmp_path_factory):
+    _expect(request, name, "runs")
+    result = _measured(name, tmp_path_factory)
+    print(f"\n{sim_robots._row(result)}")
+    assert "error" not in result, result["error"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_floating_base_falls_as_a_lone_body(name, request, tmp_path_factory):
+    _expect(request, name, "runs")
+    result = _measured(name, tmp_path_factory)
+    if "error" in result:
+        pytest.fail(result["error"])
+    if not result["floating"]:
+        pytest.skip("fixed or planar base")
+    assert "free_fall_error" not in result, result.get("free_fall_error")
+    fall = result["free_fall"]
+    print(f"\n{name}: COM {fall['com_m']:.2e} m, p {fall['p_Ns']:.2e} N s, L {fall['L_Nms']:.2e} N m s")
+    assert fall["com_m"] < COM_BOUND
+    assert fall["p_Ns"] < MOMENTUM_RTOL * fall["scale_p"]
+    assert fall["L_Nms"] < MOMENTUM_RTOL * fall["scale_p"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_fixed_base_holds_its_limits(name, request, tmp_path_factory):
+    _expect(request, name, "runs")
+    _expect(request, name, "limits")
+    result = _measured(name, tmp_path_factory)
+    if "error" in result:
+        pytest.fail(result["error"])
+    if result["floating"]:
+        pytest.skip("floating base")
+    print(f"\n{name}: {result['limit_excess']:.3g} past the limit of {result['limit_joint']}")
+    assert result["limit_excess"] < LIMIT_BOUND
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_undriven_energy_never_rises(name, request, tmp_path_factory):
+    _expect(request, name, "runs")
+    _expect(request, name, "energy")
+    result = _measured(name, tmp_path_factory)
+    if "error" in result:
+        pytest.fail(result["error"])
+    assert "energy_error" not in result, result.get("energy_error")
+    print(f"\n{name}: energy rise {result['energy_rise']:.3g} J on a swing of {result['energy_spread']:.3g} J")
+    assert result["energy_rise"] <= ENERGY_RTOL * result["energy_spread"]
+
+
+@pytest.mark.parametrize("name", ["a1", "panda", "allegro_left", "mjc_hopper"])
+def test_joint_starting_outside_is_brought_back_without_launching(name, request, tmp_path_factory):
+    """A joint that starts past its limit ends the 2 s run no further out than it started, and
+    never moves faster than the recovery bound of sim/kernels/limits.py (2 rad/s, 115 deg/s)
+    plus what gravity and the drives add (here at most 1.5x)."""
+    _expect(request, name, "outside")
+    result = _measured(name, tmp_path_factory)
+    assert result.get("outside"), "the robot no longer starts outside a limit"
+    for joint, (start, end, speed) in result["outside"].items():
+        print(f"\n{name} {joint}: {start:.3g} past at t = 0, {end:.3g} at 2 s, max speed {speed:.3g}/s")
+        assert end <= start
+        assert speed < 1.5 * math.degrees(2.0)
+
+
+def test_divergence_of_a_real_robot_is_reported_at_once(tmp_path):
+    """tiago's hand diverges at the first step with contacts on: the run stops with a
+    SimulationError naming the joint and the time within a few seconds (the issue: 29.7 s)."""
+    from usdjoints.errors import SimulationError
+    from usdjoints.model.build import load_model
+    from usdjoints.sim import api
+
+    stage = sim_robots.BY_NAME["tiago"].stage(tmp_path)
+    if stage is None:
+        pytest.skip("example-robot-data is not installed")
+    model = load_model(str(stage))
+    api.simulate(model, 0.0, sim_robots.DT)  # kernels loaded
+    started = time.perf_counter()
+    with pytest.raises(SimulationError, match=r"joint '/tiago/joints/hand_\w+' diverged at t = 0\.00\d s"):
+        api.simulate(model, sim_robots.DURATION, sim_robots.DT)
+    assert time.perf_counter() - started < 5.0
