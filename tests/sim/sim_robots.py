@@ -279,7 +279,8 @@ def free_fall_errors(model, trajectory) -> dict:
         p, l_origin = momentum(model, trajectory.q[row], trajectory.qd[row], roots)
         p_error = max(p_error, float(np.linalg.norm(p - p0 - mass * g * n * DT)))
         l_error = max(l_error, float(np.linalg.norm(l_origin - np.cross(c, p) - l0_com)))
-    return {"com_m": com_error, "p_Ns": p_error, "L_Nms": l_error, "scale_p": mass * float(np.linalg.norm(g)) * DURATION}
+    return {"com_m": com_error, "p_Ns": p_error, "L_Nms": l_error,
+            "scale_p": mass * float(np.linalg.norm(g)) * DURATION}
 
 
 def limit_excess(model, trajectory) -> tuple[float, str, dict]:

@@ -18,7 +18,6 @@ import math
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import sim_robots
