@@ -31,7 +31,8 @@ OPEN, DISABLE, LOCK, CLAMP = "open", "disable", "lock", "clamp"
 # nested articulation root policies (see Profile.nested_roots)
 REJECT_NESTED, SHARE_CLAIMED, INDEPENDENT = "reject", "claimed", "independent"
 # roles a joint can have in an articulation's graph (see Profile.articulation_roles)
-TREE, LOOP, EXCLUDED, DISTANCE, SELF = "tree", "loop", "excluded", "distance", "self"
+TREE, LOOP, EXCLUDED = "tree", "loop", "excluded"
+ROLE_ORDER = (TREE, LOOP, EXCLUDED)
 
 
 @dataclass(frozen=True)
@@ -72,9 +73,13 @@ class Profile:
     ``claimed`` by the outer one left to it, or gather it ``independent``ly (links shared).
     ``refuses_kinematic_articulations``: an articulation reaching a kinematic body is not built.
     ``world_anchor_welds``: a non-fixed joint from the world to an articulation becomes its fixed base.
-    ``articulation_roles``: which of an articulation's joints it lists as the articulation's
-    joints: ``tree``, ``loop`` (closing a loop), ``excluded`` (excludeFromArticulation),
-    ``distance`` (distance joints), ``self`` (both sides on one body).
+    ``articulation_roles``: which joints touching an articulation's links belong to it (their
+    ``articulation`` index): ``tree``, ``loop`` (closing a loop; a joint with both sides on one
+    body closes one), ``excluded`` (excludeFromArticulation).
+    ``listed_roles``: which of them the articulation lists as its ``joints``.
+    ``seeds_inside_links``: a body below a link already gathered can start a component of its own.
+    ``jointless_seeds``: a body with no enabled joint under a root prim that is neither body nor
+    joint is still elected a root (of an articulation of no links).
     """
 
     name: str
@@ -105,6 +110,9 @@ class Profile:
     refuses_kinematic_articulations: bool = False
     world_anchor_welds: bool = False
     articulation_roles: frozenset = frozenset({TREE, LOOP})
+    listed_roles: frozenset = frozenset({TREE})
+    seeds_inside_links: bool = True
+    jointless_seeds: bool = False
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     # -- joints -------------------------------------------------------------------------------
@@ -187,10 +195,18 @@ class Profile:
         return joints
 
     def articulation_joints(self, roles: Mapping[str, Sequence[str]]) -> list[str]:
-        """The joints listed as an articulation's joints, from its joints by role, in role order."""
-        out: list[str] = []
-        for role in (TREE, LOOP, EXCLUDED, DISTANCE, SELF):
-            if role in self.articulation_roles:
-                out.extend(roles.get(role, ()))
-        return out
+        """The joints that belong to an articulation, from its joints by role, in role order."""
+        return [path for role in ROLE_ORDER if role in self.articulation_roles for path in roles.get(role, ())]
+
+    def listed_joints(self, roles: Mapping[str, Sequence[str]]) -> list[str]:
+        """The joints an articulation lists as its ``joints``, in role order."""
+        return [path for role in ROLE_ORDER if role in self.listed_roles for path in roles.get(role, ())]
+
+    def elect_roots(self, root: str, root_joint, root_is_body: bool, scopes, incidence):
+        """``(root prims, base link)`` this consumer elects for articulation ``root``, or None to
+        keep the walker's reading (the root body, else the first link anchored to the world, else
+        the first link). ``root_joint`` is the JointRecord when the root API is on a joint;
+        ``scopes`` lists (seed body, its links in the order gathered); ``incidence`` maps each link
+        to its enabled joints as (path, other link or None, excluded)."""
+        return None
 

@@ -13,7 +13,7 @@ from typing import Optional, Sequence
 
 from ..descriptors import ArticulationDesc, Diagnostic
 from ..profiles import PROFILES
-from ..profiles.base import INDEPENDENT, LOOP, REJECT_NESTED, TREE
+from ..profiles.base import EXCLUDED, INDEPENDENT, LOOP, REJECT_NESTED, TREE
 from .bodies import BodyIndex
 from .joints import JointRecord
 
@@ -63,10 +63,18 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
         anchor_joints: list[str] = []
         fixed_base = False
         base: Optional[str] = None
+        scopes: list[tuple[str, tuple[str, ...]]] = []  # (seed, its links) in the order gathered
+        gathered: list[str] = []  # the links of this root so far, for seeds_inside_links
         for seed in seeds:
-            if seed in claimed or seed not in joints_by_body:
+            if seed in claimed or (not profile.seeds_inside_links and _inside(seed, gathered)):
+                continue
+            if seed not in joints_by_body:
+                if profile.jointless_seeds and root not in root_is_joint and root not in bodies.records:
+                    scopes.append((seed, ()))  # the consumer still elects it a root
                 continue  # a body with no enabled joint is no link of an articulation
             component = _walk_component(seed, joints_by_body, bodies, consumer, profile)
+            scopes.append((seed, tuple(component.links)))
+            gathered.extend(component.links)
             claimed.update(component.links)
             links.extend(component.links)
             tree_joints.extend(component.tree_joints)
@@ -79,6 +87,16 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
         if user_body_root:
             tree_joints = [j for j in tree_joints if j not in anchor_joints]
             base = root
+        link_set = set(links)
+        excluded_joints = [j.path for j in joints if j.enabled and j.excluded
+                           and (j.side0.body in link_set or j.side1.body in link_set)]
+        root_joint = joint_by_path.get(root) if root in root_is_joint else None
+        elected = profile.elect_roots(root, root_joint, root in bodies.records, scopes,
+                                      _incidence(scopes, joints_by_body, bodies, consumer))
+        if elected is not None:
+            root_prims, base = elected
+        else:
+            root_prims = (base,) if base is not None else ()
         if profile.refuses_kinematic_articulations:
             kinematic = _kinematic_anchor(anchor_joints, joint_by_path, bodies)
             if kinematic is not None:
@@ -90,7 +108,8 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
         index = len(articulations)
         # PhysX simulates a loop-closing joint beside the articulation (measured: "closed
         # articulation, which is not supported"); OpenUSD's parser and usdjoints keep it in.
-        articulated = profile.articulation_joints({TREE: tree_joints, LOOP: loop_joints})
+        roles = {TREE: tree_joints, LOOP: loop_joints, EXCLUDED: excluded_joints}
+        articulated = profile.articulation_joints(roles)
         for path in articulated:
             joint_articulation.setdefault(path, index)
         for path in loop_joints:
@@ -101,9 +120,30 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
             diagnostics.append(Diagnostic("warning", root, "articulation root gathers no links", "empty-articulation"))
         if profile.world_anchor_welds and not user_body_root:
             diagnostics.extend(_welded_anchors(anchor_joints, joint_by_path, root, profile.title))
-        articulations.append(ArticulationDesc(root, fixed_base, base, tuple(links), tuple(tree_joints),
-                                              tuple(loop_joints), tuple(anchor_joints)))
+        articulations.append(ArticulationDesc(root, fixed_base, base, tuple(links),
+                                              tuple(profile.listed_joints(roles)), tuple(loop_joints),
+                                              tuple(anchor_joints), tuple(root_prims)))
     return ArticulationResult(tuple(articulations), joint_articulation, tuple(diagnostics))
+
+
+def _inside(path: str, links: Sequence[str]) -> bool:
+    """Whether ``path`` lies below (or is) one of ``links``."""
+    return any(path == link or path.startswith(link + "/") for link in links)
+
+
+def _incidence(scopes, joints_by_body: dict, bodies: BodyIndex, consumer: str) -> dict:
+    """For each link of ``scopes``: its enabled joints as (joint path, other link or None, excluded),
+    in stage order; None when the other side is the world or no link. A joint with both sides on
+    the link appears twice, as it does in the consumers' body-to-joint maps."""
+    out = {}
+    for _seed, links in scopes:
+        for link in links:
+            entries = []
+            for joint in joints_by_body.get(link, ()):  # a joint on one body is listed once per side
+                other = joint.side1.body if joint.side0.body == link else joint.side0.body
+                entries.append((joint.path, other if bodies.is_link(other, consumer) else None, joint.excluded))
+            out[link] = entries
+    return out
 
 
 def _kinematic_anchor(anchor_joints, joint_by_path, bodies: BodyIndex) -> Optional[str]:
@@ -146,8 +186,9 @@ def _bodies_under(roots, root_is_joint, joint_by_path, body_order, bodies: BodyI
         else:
             scopes.add(root)
     under: dict[str, list[str]] = defaultdict(list)
+    keep_all = PROFILES[consumer].jointless_seeds  # every rigid body can seed a root there
     for body in body_order:
-        if not bodies.is_link(body, consumer):
+        if not keep_all and not bodies.is_link(body, consumer):
             continue
         path = body
         while path:
