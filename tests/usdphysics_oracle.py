@@ -236,4 +236,6 @@ def _body(desc) -> dict:
         "position": _vec(desc.position),
         "orientation": _quat(desc.rotation),
         "scale": _vec(desc.scale),
+        "velocity": _vec(desc.linearVelocity),
+        "angular_velocity": _vec(desc.angularVelocity),
     }
