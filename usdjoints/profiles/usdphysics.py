@@ -17,6 +17,9 @@ from .base import DISABLE, EXCLUDED, INDEPENDENT, LOOP, TREE, Profile
 LINK_WEIGHT, EXCLUDED_WEIGHT, WORLD_WEIGHT = 100, 1000, 100000
 
 
+_DONE = object()  # the end of a link's neighbours (None among them is the world)
+
+
 def path_key(path: str) -> tuple[str, ...]:
     """The order of SdfPath: element by element from the root."""
     return tuple(path.split("/"))
@@ -31,8 +34,9 @@ class ParserProfile(Profile):
             return (root,), root  # the root API on a body: that body, floating
         if root_joint is not None:
             sides = (root_joint.side0.body, root_joint.side1.body)
-            if (sides[0] is None) != (sides[1] is None):
-                return (root,), sides[0] or sides[1]  # a joint to the world: it is the root
+            if sides[0] is None or sides[1] is None:
+                # a joint to the world is the root (with neither side a body, of nothing)
+                return (root,), sides[0] or sides[1]
             return (), None  # a joint between two bodies roots nothing
         prims = []
         for seed, _links in scopes:
@@ -133,11 +137,11 @@ def _center(links: dict, by_path: list, order: list) -> str:
         stack = [(start, iter(links[start]["children"]))]
         while stack:
             link, pending = stack[-1]
-            child = next(pending, None)
-            if child is None:
+            child = next(pending, _DONE)
+            if child is _DONE:
                 stack.pop()
                 continue
-            if child in links and child not in distance:
+            if child in links and child not in distance:  # None, the world, is no link
                 distance[child] = distance[link] + 1
                 stack.append((child, iter(links[child]["children"])))
         longest = max(distance.values())

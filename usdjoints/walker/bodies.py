@@ -140,7 +140,8 @@ class BodyIndex:
                 "target-not-body"))
         if body == target:
             record = self.records.get(body)
-            scale = record.scale if record else (1.0, 1.0, 1.0)
+            # a collider taken as a static body carries its own world scale into the frame
+            scale = record.scale if record else _vec3_tuple(Gf.Transform(self.world(target_prim)).GetScale())
             return ResolvedSide(body, target, Pose(_scaled(position, scale), quat), tuple(diagnostics))
         if body is None and PROFILES[consumer].unresolved_frame == "verbatim":
             # e.g. PhysX keeps the authored frame as a world-space frame when no body resolves.
