@@ -80,6 +80,12 @@ class Profile:
     ``seeds_inside_links``: a body below a link already gathered can start a component of its own.
     ``jointless_seeds``: a body with no enabled joint under a root prim that is neither body nor
     joint is still elected a root (of an articulation of no links).
+    ``joint_order``: the order a body's joints are tried in when the tree is grown: ``stage``
+    order or ``path`` order (which of several joints on one body pair is the tree's, and which
+    joint closes a loop, follow from it).
+    ``tree_from``: the tree of a component grows from its first body in stage order (``seed``)
+    or from the root the consumer ``elect``s (the root body, the link of the world joint, the
+    top of a nested chain, or the centre of the graph, ties by path).
     """
 
     name: str
@@ -113,6 +119,8 @@ class Profile:
     listed_roles: frozenset = frozenset({TREE})
     seeds_inside_links: bool = True
     jointless_seeds: bool = False
+    joint_order: str = "stage"
+    tree_from: str = "seed"
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     # -- joints -------------------------------------------------------------------------------
@@ -191,8 +199,25 @@ class Profile:
         return record.enabled and not record.kinematic
 
     def order_body_joints(self, joints: Sequence) -> Sequence:
-        """The order in which the graph pass tries the joints of one body (stage order here)."""
+        """The order in which the graph pass tries the joints (JointRecords) of one body."""
+        if self.joint_order == "path":
+            from .graph import path_key
+
+            return sorted(joints, key=lambda joint: path_key(joint.path))
         return joints
+
+    def tree_start(self, seed: str, root: str, root_is_body: bool, incidence) -> str:
+        """The link a component's tree grows from (``incidence`` as for :meth:`elect_roots`)."""
+        if self.tree_from == "seed":
+            return seed
+        from .graph import elect, world_joint_link
+
+        if root_is_body and root in incidence:
+            return root
+        elected = elect(seed, incidence, centre_ties="path")
+        if elected in incidence:
+            return elected
+        return next(world_joint_link(elected, incidence), seed)
 
     def articulation_joints(self, roles: Mapping[str, Sequence[str]]) -> list[str]:
         """The joints that belong to an articulation, from its joints by role, in role order."""

@@ -32,6 +32,11 @@ PROFILE = Profile(
     refuses_kinematic_articulations=True,  # "Articulations with kinematic bodies are not supported"
     world_anchor_welds=True,  # a hinge from the world to an articulation becomes its fixed base
     articulation_roles=frozenset({TREE}),  # a loop-closing joint is simulated beside the articulation
+    # measured (tests/oracle/test_articulation_graph_ovphysx.py): of several joints on one body
+    # pair PhysX keeps the first by path, whatever the definition or body order, and the loop a
+    # joint closes follows a depth-first walk, joints in path order, from the elected root
+    joint_order="path",
+    tree_from="elected",
     notes=(
         "A revolute/prismatic/D6 limit is on when either bound is finite and inside +-0.5e38.",
         "Inside an articulation a revolute limit with one infinite bound is rejected and the hinge is locked at [0, 0].",

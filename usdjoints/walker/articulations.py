@@ -73,6 +73,11 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
                     scopes.append((seed, ()))  # the consumer still elects it a root
                 continue  # a body with no enabled joint is no link of an articulation
             component = _walk_component(seed, joints_by_body, bodies, consumer, profile)
+            if profile.tree_from != "seed":
+                incidence = _incidence([(seed, tuple(component.links))], joints_by_body, bodies, consumer)
+                start = profile.tree_start(seed, root, root in bodies.records, incidence)
+                if start != seed:
+                    component = _walk_component(start, joints_by_body, bodies, consumer, profile)
             scopes.append((seed, tuple(component.links)))
             gathered.extend(component.links)
             claimed.update(component.links)
