@@ -133,3 +133,30 @@ def test_an_articulation_reaching_a_kinematic_body_is_not_built(name, tmp_path, 
     assert description.articulations == ()
     assert all(joint.articulation is None for joint in description.joints)
     assert any(d.code == "articulation-refused" for d in description.diagnostics)
+
+
+# Seed 5: PhysX builds no articulation from /World/Art0 (a D6 joint between two child-prim
+# targets, with a translational drive PhysX ignores) where the walker gathers one; not yet understood.
+UNEXPLAINED = {5}
+
+
+@pytest.mark.parametrize("hazards", (False, True), ids=("base", "hazards"))
+@pytest.mark.parametrize("seed", [pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="see UNEXPLAINED"))
+                                  if s in UNEXPLAINED else s for s in range(10)])
+def test_generated_stages_physx_keeps_the_joints_the_walker_predicts(seed, hazards, tmp_path, ovphysx_probe):
+    """On generated stages (with disabled and kinematic bodies, mocap welds, distance, loop, self
+    and duplicate-pair joints when ``hazards``): every joint between two bodies that PhysX holds
+    with DOF rows is in one of the walker's articulations, and every one it simulates beside an
+    articulation is in none. Joints to the world are left out: PhysX holds the one it makes the
+    fixed base without rows, like one it leaves standalone."""
+    import stagegen
+
+    stage = stagegen.generate_hazard_stage(seed) if hazards else stagegen.generate_stage(seed)
+    path = tmp_path / f"generated_{seed}.usda"
+    stage.GetRootLayer().Export(str(path))
+    report = ovphysx_probe(path)
+    ours = {joint.path: joint.articulation is not None for joint in walk(Usd.Stage.Open(str(path)), "ovphysx").joints
+            if joint.body0 is not None and joint.body1 is not None}
+    theirs = {p: j["articulated"] for p, j in report["joints"].items() if j.get("articulated") is not None and p in ours}
+    assert theirs, "no joint to compare"
+    assert {p: ours[p] for p in theirs} == theirs

@@ -83,6 +83,7 @@ class Profile:
     ``joint_order``: the order a body's joints are tried in when the tree is grown: ``stage``
     order or ``path`` order (which of several joints on one body pair is the tree's, and which
     joint closes a loop, follow from it).
+    ``unarticulated_types``: joint types never part of an articulation's graph (read as excluded).
     ``tree_from``: the tree of a component grows from its first body in stage order (``seed``)
     or from the root the consumer ``elect``s (the root body, the link of the world joint, the
     top of a nested chain, or the centre of the graph, ties by path).
@@ -120,6 +121,7 @@ class Profile:
     seeds_inside_links: bool = True
     jointless_seeds: bool = False
     joint_order: str = "stage"
+    unarticulated_types: frozenset = frozenset()
     tree_from: str = "seed"
     notes: tuple[str, ...] = field(default_factory=tuple)
 
@@ -205,6 +207,10 @@ class Profile:
 
             return sorted(joints, key=lambda joint: path_key(joint.path))
         return joints
+
+    def articulates(self, joint_type: str) -> bool:
+        """Whether a joint of ``joint_type`` can join an articulation's graph."""
+        return joint_type not in self.unarticulated_types
 
     def tree_start(self, seed: str, root: str, root_is_body: bool, incidence) -> str:
         """The link a component's tree grows from (``incidence`` as for :meth:`elect_roots`)."""

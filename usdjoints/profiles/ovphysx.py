@@ -36,6 +36,8 @@ PROFILE = Profile(
     # pair PhysX keeps the first by path, whatever the definition or body order, and the loop a
     # joint closes follows a depth-first walk, joints in path order, from the elected root
     joint_order="path",
+    # "Articulation cannot contain a distance joint!": simulated beside it, as if excluded
+    unarticulated_types=frozenset({"distance"}),
     tree_from="elected",
     notes=(
         "A revolute/prismatic/D6 limit is on when either bound is finite and inside +-0.5e38.",

@@ -102,7 +102,7 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
             root_prims, base = elected
         else:
             root_prims = (base,) if base is not None else ()
-        if profile.refuses_kinematic_articulations:
+        if profile.refuses_kinematic_articulations and not user_body_root:
             kinematic = _kinematic_anchor(anchor_joints, joint_by_path, bodies)
             if kinematic is not None:
                 # measured: "Articulations with kinematic bodies are not supported"; no articulation
@@ -258,7 +258,7 @@ def _walk_component(seed: str, joints_by_body: dict, bodies: BodyIndex, consumer
         if joint is None:
             stack.pop()
             continue
-        if joint.excluded or joint.path in used_joints:
+        if joint.excluded or joint.path in used_joints or not profile.articulates(joint.type):
             continue
         used_joints.add(joint.path)
         other = joint.side1.body if joint.side0.body == link else joint.side0.body
