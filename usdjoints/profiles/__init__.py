@@ -10,9 +10,12 @@ A profile (:class:`~usdjoints.profiles.base.Profile`) holds:
   and unauthored columns read, the units it reads values in, where its parser defaults come from;
 - named behaviours, each a method reading that data: :meth:`resolve_body` (which prim a body
   relationship lands on: disabled bodies, colliders), :meth:`is_link` (kinematic bodies),
-  :meth:`articulation_members` (which joints join an articulation: loops, excluded, distance and
-  self-referencing joints), :meth:`order_pair_joints` (duplicates on one body pair and the
-  tie-break of which one the tree keeps), root and base election, and nested roots.
+  :meth:`articulation_joints` / :meth:`listed_joints` (which joints join an articulation: tree,
+  loop-closing, self-referencing and excluded joints; :meth:`articulates` keeps a joint type out,
+  as PhysX does distance joints), :meth:`order_body_joints` and :meth:`tree_start` (of several
+  joints on one body pair, which one the tree keeps and which closes a loop), :meth:`elect_roots`
+  (root and base election, per connected component; profiles/graph.py holds the parser's), and
+  the nested-root policy.
 
 Adding a consumer
 -----------------
