@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 
-
 from usdjoints.walker import walk
 from usdphysics_oracle import parse_with_usdphysics
 
