@@ -249,3 +249,61 @@ def _author_drives(rng: random.Random, prim: Usd.Prim) -> None:
         ):
             if rng.random() < 0.7:
                 create(rng.uniform(low, high))
+
+
+def generate_hazard_stage(seed: int) -> Usd.Stage:
+    """``generate_stage(seed)`` with :func:`add_hazards` drawn from the same seed on top."""
+    stage = generate_stage(seed)
+    add_hazards(stage, seed)
+    return stage
+
+
+def add_hazards(stage: Usd.Stage, seed: int) -> None:
+    """Author on ``stage`` the cases consumers read differently, from their own draw (so
+    ``generate_stage(seed)`` stays the stage it always was): disabled and kinematic bodies
+    (a kinematic one sometimes welded to a body, as MJCF mocap bodies convert), distance joints,
+    loops closed without ``excludeFromArticulation``, joints with both sides on one body, and
+    several joints on one body pair in either order, some excluded."""
+    rng = random.Random(f"hazards-{seed}")
+    bodies = [str(p.GetPath()) for p in stage.Traverse() if p.HasAPI(UsdPhysics.RigidBodyAPI)]
+    if len(bodies) < 2:
+        return
+    for path in bodies:
+        api = UsdPhysics.RigidBodyAPI(stage.GetPrimAtPath(path))
+        draw = rng.random()
+        if draw < 0.08:
+            api.CreateRigidBodyEnabledAttr(False)
+        elif draw < 0.16:
+            api.CreateKinematicEnabledAttr(True)
+    group = "/World/Hazards"
+    UsdGeom.Scope.Define(stage, group)
+    for i in range(rng.randint(1, 4)):
+        a, b = rng.sample(bodies, 2)
+        kind = rng.choice(("distance", "loop", "self", "duplicates", "mocap"))
+        name = f"{group}/{kind}{i}"
+        if kind == "distance":
+            joint = UsdPhysics.DistanceJoint.Define(stage, name)
+            joint.CreateMaxDistanceAttr(rng.uniform(0.1, 2.0))
+            _targets(joint, a, b)
+        elif kind == "loop":
+            _targets(_DEFINE[rng.choice(JOINT_KINDS)](stage, name), a, b)
+        elif kind == "self":
+            _targets(UsdPhysics.RevoluteJoint.Define(stage, name), a, a)
+        elif kind == "duplicates":
+            for k in range(rng.randint(2, 3)):
+                joint = UsdPhysics.RevoluteJoint.Define(stage, f"{name}_{k}")
+                joint.CreateAxisAttr(rng.choice(AXES))
+                _targets(joint, *((a, b) if rng.random() < 0.5 else (b, a)))
+                if rng.random() < 0.3:
+                    joint.CreateExcludeFromArticulationAttr(True)
+        else:
+            mocap = UsdGeom.Xform.Define(stage, f"{name}_body")
+            UsdPhysics.RigidBodyAPI.Apply(mocap.GetPrim()).CreateKinematicEnabledAttr(True)
+            _targets(UsdPhysics.FixedJoint.Define(stage, name), str(mocap.GetPath()), a)
+
+
+def _targets(joint: UsdPhysics.Joint, body0: Optional[str], body1: Optional[str]) -> None:
+    if body0:
+        joint.CreateBody0Rel().SetTargets([body0])
+    if body1:
+        joint.CreateBody1Rel().SetTargets([body1])

@@ -294,6 +294,60 @@ def test_quirk_single_body_articulation_lists_only_the_world():
     assert robot["fixed_base"] and robot["links"] == [] and robot["joints"] == ["/World/Robot/J"]
 
 
+def test_quirk_disabled_body_is_passed_over_for_the_enabled_one_above():
+    """Quirk (usd-core 26.11): a joint on a body with rigidBodyEnabled = false resolves to the
+    nearest enabled body above it; with none, to the world."""
+    result = _inline('''
+    def Xform "Outer" (prepend apiSchemas = ["PhysicsRigidBodyAPI"])
+    {
+        def Xform "Inner" (prepend apiSchemas = ["PhysicsRigidBodyAPI"])
+        {
+            bool physics:rigidBodyEnabled = 0
+        }
+    }
+    def Xform "Lone" (prepend apiSchemas = ["PhysicsRigidBodyAPI"])
+    {
+        bool physics:rigidBodyEnabled = 0
+    }
+    def PhysicsFixedJoint "Weld"
+    {
+        rel physics:body0 = </World/Outer/Inner>
+        rel physics:body1 = </World/Lone>
+    }''')
+    weld = result["joints"]["/World/Weld"]
+    assert weld["body0"] == "/World/Outer" and weld["body1"] is None
+
+
+def test_quirk_articulation_lists_every_enabled_joint_of_its_links_and_roots_at_the_centre():
+    """Quirk: articulatedJoints holds excluded joints too, and a floating articulation under an
+    Xform is rooted at the centre of its graph, distances taken along a depth-first walk that
+    follows excluded joints as well: in this triangle every body is 2 from its farthest, each has
+    two neighbours, and the first body reached wins."""
+    bodies = "".join(_body(name, x).replace("\n", "\n    ") for name, x in (("A", 0), ("B", 1), ("C", 2)))
+    result = _inline('''
+    def Xform "Robot" (prepend apiSchemas = ["PhysicsArticulationRootAPI"])
+    {''' + bodies + '''
+        def PhysicsRevoluteJoint "AB"
+        {
+            rel physics:body0 = </World/Robot/A>
+            rel physics:body1 = </World/Robot/B>
+        }
+        def PhysicsRevoluteJoint "BC"
+        {
+            rel physics:body0 = </World/Robot/B>
+            rel physics:body1 = </World/Robot/C>
+        }
+        def PhysicsRevoluteJoint "CA"
+        {
+            bool physics:excludeFromArticulation = 1
+            rel physics:body0 = </World/Robot/C>
+            rel physics:body1 = </World/Robot/A>
+        }
+    }''')
+    (robot,) = result["articulations"]
+    assert robot["joints"] == ["/World/Robot/AB", "/World/Robot/BC", "/World/Robot/CA"]
+    assert robot["root_prims"] == ["/World/Robot/A"]
+
 def test_benchmark_chain_stage_as_the_parser_reads_it(tmp_path):
     """Oracle: OpenUSD's parser on benchmarks/make_chain_stage.py output (7 joints, chains of 3)."""
     import importlib.util

@@ -43,7 +43,7 @@ What the parser does that a reader might not expect (each has a test in
   articulation; here it is removed from ``links`` and reported as ``fixed_base``.
 * A one-body articulation welded to the world reports ``articulatedBodies = [world]``: the body
   itself is missing from its own articulation.
-* ``ArticulationDesc.articulatedJoints`` still lists a joint with ``excludeFromArticulation = true``
+* ``ArticulationDesc.articulatedJoints`` lists every enabled joint of its links, one with ``excludeFromArticulation = true``
   (the four-bar's loop-closing hinge); only the descriptor's flag says it is excluded. ``joints``
   here keeps the parser's list; ``loop_free_joints`` drops the excluded ones.
 * A disabled joint (``jointEnabled = false``) is still reported, with ``enabled`` false.
@@ -236,4 +236,6 @@ def _body(desc) -> dict:
         "position": _vec(desc.position),
         "orientation": _quat(desc.rotation),
         "scale": _vec(desc.scale),
+        "velocity": _vec(desc.linearVelocity),
+        "angular_velocity": _vec(desc.angularVelocity),
     }

@@ -178,6 +178,7 @@ class ArticulationDesc:
     joints: tuple[str, ...]
     loop_joints: tuple[str, ...] = ()
     anchor_joints: tuple[str, ...] = ()  # joints tying a link to the world (they fix the base)
+    root_prims: tuple[str, ...] = ()  # the roots the consumer elects: a body, or the joint anchoring it
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 Oracle: ``UsdPhysics.UsdPhysicsLoadStageFromPrimRange`` (usd-core), normalised by
 ``tests/usdphysics_oracle.py``. Compared: resolved bodies, local poses, limits, drives, joint
-enabled, articulation roots and membership, on the sample stages and on 200 generated stages.
+enabled, articulation roots, elected root prims and membership, on the sample stages and on 200 generated stages.
 """
 from __future__ import annotations
 
@@ -110,10 +110,18 @@ def _compare_articulations(ours, theirs, ref_joints) -> list[str]:
         held_only_by_world = links - linked
         if not links <= set(ref["links"]) | held_only_by_world:
             problems.append(f"{root}: links {sorted(links)} not within parser's {ref['links']}")
+        # the parser's articulatedJoints: every enabled joint touching a link, excluded ones too
+        if set(art.joints) != set(ref["joints"]):
+            problems.append(f"{root}: joints {sorted(art.joints)} != {ref['joints']}")
+        if sorted(art.root_prims) != ref["root_prims"]:
+            problems.append(f"{root}: root prims {sorted(art.root_prims)} != {ref['root_prims']}")
         ref_tree = set(ref["loop_free_joints"])
-        if set(art.joints) | set(art.loop_joints) != ref_tree:
-            problems.append(f"{root}: joints {sorted(art.joints)} != {sorted(ref_tree)}")
-        ref_fixed = any(ref_joints[j]["body0"] is None or ref_joints[j]["body1"] is None
+        # the parser's hasFixedJoint: a non-excluded joint of a link whose other side is the world
+        # or no enabled rigid body (a collider taken as a static body)
+        def static(side):
+            return side is None or not theirs["bodies"].get(side, {}).get("enabled", False)
+
+        ref_fixed = any(static(ref_joints[j]["body0"]) or static(ref_joints[j]["body1"])
                         for j in ref_tree if j in ref_joints)
         if art.fixed_base != ref_fixed:
             problems.append(f"{root}: fixed_base {art.fixed_base} != {ref_fixed}")
@@ -142,6 +150,17 @@ def test_generated_stages_agree_with_usdphysics():
     failures = {}
     for seed in range(200):
         problems = compare(stagegen.generate_stage(seed))
+        if problems:
+            failures[seed] = problems[:3]
+    assert not failures, failures
+
+
+def test_generated_hazard_stages_agree_with_usdphysics():
+    """Disabled and kinematic bodies, mocap welds, distance, loop, self and duplicate-pair joints."""
+    import stagegen
+    failures = {}
+    for seed in range(200):
+        problems = compare(stagegen.generate_hazard_stage(seed))
         if problems:
             failures[seed] = problems[:3]
     assert not failures, failures

@@ -10,7 +10,7 @@ import contextlib
 import gc
 from typing import Iterable
 
-from ..contract.consumers import profile
+from ..profiles import profile
 from ..descriptors import StageDescription
 from .articulations import build_articulations
 from .columns import ColumnView

@@ -32,7 +32,8 @@ def walk_json(description: StageDescription) -> dict[str, Any]:
         ],
         "articulations": [
             {"root": a.root, "fixed_base": a.fixed_base, "base": a.base, "links": list(a.links),
-             "joints": list(a.joints), "loop_joints": list(a.loop_joints), "anchor_joints": list(a.anchor_joints)}
+             "joints": list(a.joints), "loop_joints": list(a.loop_joints), "anchor_joints": list(a.anchor_joints),
+             "root_prims": list(a.root_prims)}
             for a in description.articulations
         ],
         "joints": [joint_json(j) for j in description.joints],
