@@ -33,12 +33,20 @@ class Pose:
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
-    """Something a user should know about a prim; ``code`` is a short stable identifier."""
+    """Something a user should know about a prim.
+
+    ``code`` is a short stable identifier (usdjoints.walker.codes lists the walker's);
+    ``attribute`` the property of ``prim`` the diagnostic is about, when there is one (the
+    auditor's findings and their SARIF locations name it). Neither is ever recovered from the
+    message, whose wording may change.
+    """
 
     severity: str
     prim: Optional[str]
     message: str
     code: str = ""
+    attribute: Optional[str] = None
+    related: tuple[str, ...] = ()  # other prims the diagnostic is about (the kinematic body it reaches)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +169,7 @@ class JointDesc:
     mimics: tuple[MimicCoupling, ...]
     states: tuple[JointStateDesc, ...]
     columns: Mapping[str, Resolved]
+    applied_schemas: tuple[str, ...] = ()  # the prim's applied API schemas (sorted), e.g. PhysicsLimitAPI:rotX
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,20 +68,21 @@ def _one_sided_revolute(low, high, enabled, consumer, in_articulation, path, dia
     if consumer == "usdphysics":
         diagnostics.append(Diagnostic(
             "warning", path, "revolute limit has one finite bound: OpenUSD's parser calls it disabled",
-            "one-sided-limit"))
+            "one-sided-limit", attribute="physics:lowerLimit"))
         return low, high, False
     if consumer == "ovphysx" and in_articulation:
         diagnostics.append(Diagnostic(
             "error", path,
             f"revolute limit [{low}, {high}] has one infinite bound inside an articulation: PhysX rejects it "
-            "(lowLimit must be <= highLimit) and locks the hinge at [0, 0]", "locked-hinge"))
+            "(lowLimit must be <= highLimit) and locks the hinge at [0, 0]", "locked-hinge",
+            attribute="physics:upperLimit" if high == float("inf") else "physics:lowerLimit"))
         return 0.0, 0.0, True
     if consumer == "ovphysx":
         clamped_low = low if is_bound(low, False) else -STANDALONE_REVOLUTE_CLAMP
         clamped_high = high if is_bound(high, True) else STANDALONE_REVOLUTE_CLAMP
         diagnostics.append(Diagnostic(
             "warning", path, f"revolute limit has one infinite bound: PhysX clamps it to "
-            f"[{clamped_low}, {clamped_high}] deg", "one-sided-limit"))
+            f"[{clamped_low}, {clamped_high}] deg", "one-sided-limit", attribute="physics:lowerLimit"))
         return clamped_low, clamped_high, True
     return low, high, enabled
 
