@@ -10,7 +10,7 @@ value type a layer wrote). Rules never write to the stage.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Iterable, Iterator, Mapping, Optional
 
 from ..contract.types import CONSUMERS
@@ -25,6 +25,7 @@ class AuditContext:
     stage: object  # Usd.Stage
     name: str  # how the stage is named in findings (the path the user gave)
     walks: Mapping[str, StageDescription]
+    memo: dict = field(default_factory=dict, compare=False, repr=False)  # what several rules share
 
     @property
     def consumers(self) -> tuple[str, ...]:

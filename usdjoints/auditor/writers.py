@@ -6,7 +6,7 @@ from itertools import groupby
 
 from ..jsonio import dumps
 from .findings import AuditReport
-from .registry import RULE_CLASSES
+from .registry import ALL_RULE_CLASSES as RULE_CLASSES
 
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _RESET = "\033[0m"
