@@ -38,6 +38,9 @@ EMPTY_ARTICULATION = "empty-articulation"
 NESTED_ROOT = "nested-root"
 ROOT_ON_NON_LINK = "root-on-non-link"
 WELDED_ANCHOR = "welded-anchor"
+# mass and colliders (walker/mass.py, walker/scene.py)
+COLLIDER_NO_MASS = "collider-no-mass"
+NO_MASS_NO_COLLIDER = "no-mass-no-collider"
 SEVERITY: dict[str, tuple[str, ...]] = {  # code -> the severities it is emitted at, worst first
     INVALID_VALUE_TYPE: ("error",), INVALID_XFORM_OP: ("error",), INVALID_STAGE_UNITS: ("error",), NOT_A_JOINT: ("error",),
     NON_FINITE: ("error",), NON_UNIT_QUATERNION: ("warning",), SEVERAL_TARGETS: ("warning",),
@@ -49,5 +52,6 @@ SEVERITY: dict[str, tuple[str, ...]] = {  # code -> the severities it is emitted
     COUPLING_ZERO_RATIO: ("error",), COUPLING_UNSEEN: ("info",),
     ARTICULATION_LOOP: ("error",), ARTICULATION_REFUSED: ("error",), EMPTY_ARTICULATION: ("warning",),
     NESTED_ROOT: ("error", "warning"), ROOT_ON_NON_LINK: ("error",), WELDED_ANCHOR: ("error",),
+    COLLIDER_NO_MASS: ("warning",), NO_MASS_NO_COLLIDER: ("warning",),
 }
 ALL: frozenset[str] = frozenset(SEVERITY)
