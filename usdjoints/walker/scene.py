@@ -46,7 +46,7 @@ def _times(vector, factor: float):
     with_overflow = []
     for c in vector:
         try:
-            with_overflow.append(c * factor)
+            with_overflow.append(c * factor + 0.0)  # no negative zero
         except OverflowError:
             with_overflow.append(math.copysign(math.inf, c))
     return tuple(with_overflow)
