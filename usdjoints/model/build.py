@@ -354,10 +354,9 @@ COUPLED_MIN_INERTIA = 1e-9
 def _with_coupled_inertia(model):
     if not len(model.coupling_dof):
         return model
-    from ..descriptors import Diagnostic
-    from ..sim.api import mass_matrix
+    from .kinematics import mass_matrix_diagonal
 
-    diagonal = np.diag(mass_matrix(model, model.q_initial))
+    diagonal = mass_matrix_diagonal(model, model.q_initial)
     floor = COUPLED_MIN_INERTIA * max(float(diagonal.max()), 1.0)
     armature = np.array(model.dof_armature, dtype=float)
     notes = []

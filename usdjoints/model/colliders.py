@@ -203,7 +203,7 @@ def without_start_overlaps(model, approximate: list[bool]):
     pairs = np.asarray(model.collision_pairs)
     if not len(pairs) or not any(approximate):
         return model
-    from ..sim.api import start_contact_depths
+    from .overlaps import start_contact_depths
 
     depth = start_contact_depths(model)
     root = {}
