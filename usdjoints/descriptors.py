@@ -33,12 +33,20 @@ class Pose:
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
-    """Something a user should know about a prim; ``code`` is a short stable identifier."""
+    """Something a user should know about a prim.
+
+    ``code`` is a short stable identifier (usdjoints.walker.codes lists the walker's);
+    ``attribute`` the property of ``prim`` the diagnostic is about, when there is one (the
+    auditor's findings and their SARIF locations name it). Neither is ever recovered from the
+    message, whose wording may change.
+    """
 
     severity: str
     prim: Optional[str]
     message: str
     code: str = ""
+    attribute: Optional[str] = None
+    related: tuple[str, ...] = ()  # other prims the diagnostic is about (the kinematic body it reaches)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +169,7 @@ class JointDesc:
     mimics: tuple[MimicCoupling, ...]
     states: tuple[JointStateDesc, ...]
     columns: Mapping[str, Resolved]
+    applied_schemas: tuple[str, ...] = ()  # the prim's applied API schemas (sorted), e.g. PhysicsLimitAPI:rotX
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +191,111 @@ class ArticulationDesc:
 
 
 @dataclass(frozen=True, slots=True)
+class SceneDesc:
+    """The PhysicsScene a consumer simulates with (PhysX and usdjoints: the first one).
+
+    ``direction`` and ``magnitude`` are the scene's columns as read (``path`` None: no scene, the
+    schema fallbacks); ``gravity`` is the vector the consumer applies [stage length / s^2]: the
+    direction normalised (zero: against the up axis), the magnitude (-inf: earth gravity, 9.81
+    m/s^2, in stage units). It is not finite when an authored value is not.
+    """
+
+    path: Optional[str]
+    direction: Resolved
+    magnitude: Resolved
+    gravity: Vec3
+    scenes: tuple[str, ...] = ()  # every PhysicsScene of the stage, in stage order
+
+
+@dataclass(frozen=True, slots=True)
+class MaterialDesc:
+    """The PhysicsMaterialAPI bound for physics (``path`` None: PhysX's default material)."""
+
+    path: Optional[str]
+    dynamic_friction: float
+    static_friction: float
+    restitution: float
+    density: float  # [stage mass / stage length^3]; 0 = not given
+
+
+@dataclass(frozen=True, slots=True)
+class ColliderDesc:
+    """A prim with PhysicsCollisionAPI.
+
+    ``shape`` is sphere, capsule, cube, cylinder, cone, plane, mesh, points or another gprim type
+    (lower case); ``radius``, ``height``, ``size`` and ``axis`` are its dimensions as read (None
+    where the shape has none), ``extent`` (low, high corners, local) the authored or computed
+    extent of a shape without closed-form dimensions. ``body`` is the nearest rigid body at or
+    above it (None: static). ``world_pose``/``world_scale`` are its composed transform,
+    ``body_pose``/``body_scale`` its transform relative to ``body`` (world when static). Scales
+    are absolute values.
+    """
+
+    path: str
+    shape: str
+    body: Optional[str]
+    enabled: bool
+    world_pose: Pose
+    world_scale: Vec3
+    body_pose: Pose
+    body_scale: Vec3
+    radius: Optional[float]
+    height: Optional[float]
+    size: Optional[float]
+    axis: Optional[str]
+    extent: Optional[tuple[Vec3, Vec3]]
+    material: MaterialDesc
+    group: Optional[str] = None  # the first PhysicsCollisionGroup whose colliders collection includes it
+
+
+@dataclass(frozen=True, slots=True)
+class CollisionFilters:
+    """What stops two colliders from touching, beyond joints and articulations (model/colliders.py).
+
+    ``filtered_pairs``: PhysicsFilteredPairsAPI (prim, target) pairs, each covering what is under
+    both; ``groups``: each PhysicsCollisionGroup with the groups its filteredGroups names;
+    ``inverted``: the scene's physxScene:invertCollisionGroupFilter; ``self_collisions``: per
+    articulation root, physxArticulation:enabledSelfCollisions (else newton:selfCollisionEnabled).
+    """
+
+    filtered_pairs: tuple[tuple[str, str], ...] = ()
+    groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    inverted: bool = False
+    self_collisions: Mapping[str, bool] = field(default_factory=dict)
+
+
+MASS_SOURCES = ("authored", "density", "shapes", "default", "unset")
+
+
+@dataclass(frozen=True, slots=True)
+class MassDesc:
+    """A body's mass properties as one consumer resolves them, in SI units [kg, m, kg m^2].
+
+    ``source`` says where the mass came from: ``authored`` (physics:mass), ``density`` (the
+    colliders' volume at the authored physics:density), ``shapes`` (the colliders at PhysX's
+    default density, 1000 kg/m^3), ``default`` (nothing gives one: PhysX's 1 stage mass unit), or
+    ``unset`` (OpenUSD's parser computes none). ``inertia_source`` likewise (``default``: the
+    0.1 m sphere PhysX uses). ``inertia`` is the 3x3 tensor about ``center_of_mass`` in body axes.
+    Values may be non-finite (huge units or dimensions); the model builder refuses them.
+    ``stand_in``: the mass only stands in for none (customData usdjoints:massStandIn).
+    """
+
+    mass: float
+    center_of_mass: Vec3
+    inertia: tuple[Vec3, Vec3, Vec3]
+    source: str
+    inertia_source: str
+    colliders: tuple[str, ...] = ()  # the colliders that gave it mass
+    authored_diagonal: Optional[Vec3] = None  # physics:diagonalInertia as authored [stage units]
+    stand_in: bool = False
+
+    @property
+    def defaulted(self) -> tuple[str, ...]:
+        return tuple(name for name, source in (("mass", self.source), ("inertia", self.inertia_source))
+                     if source == "default")
+
+
+@dataclass(frozen=True, slots=True)
 class StageDescription:
     stage: str
     consumer: str
@@ -190,6 +304,10 @@ class StageDescription:
     articulations: tuple[ArticulationDesc, ...]
     joints: tuple[JointDesc, ...]
     diagnostics: tuple[Diagnostic, ...]
+    scene: Optional[SceneDesc] = None
+    colliders: tuple[ColliderDesc, ...] = ()
+    collision_filters: CollisionFilters = field(default_factory=CollisionFilters)
+    masses: Mapping[str, MassDesc] = field(default_factory=dict)  # body path -> its mass properties
     _by_path: dict = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -201,6 +319,12 @@ class StageDescription:
     def joint(self, path: str) -> JointDesc:
         try:
             return self._by_path[path]
+        except KeyError:
+            raise KeyError(path) from None
+
+    def mass(self, path: str) -> MassDesc:
+        try:
+            return self.masses[path]
         except KeyError:
             raise KeyError(path) from None
 

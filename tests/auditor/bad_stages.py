@@ -58,6 +58,16 @@ EXPECTED: dict[str, tuple[str | None, str | None]] = {
     'not-a-joint': ('/World/Rope', None),
     'angular-gain-per-radian': ('/World/J', 'drive:angular:physics:stiffness'),
     'units-look-metres': (None, 'metersPerUnit'),
+    'articulation-refused': ('/World/Robot/Arm', None),
+    'target-child-prim': ('/World/J', 'physics:body1'),
+    'invalid-stage-units': (None, None),
+    'articulation-limit-beyond-turn': ('/World/Robot/J', None),
+    'dynamic-body-without-mass': ('/World/Crate', None),
+    'collider-without-volume': ('/World/Box/Shape', None),
+    'tiny-mass': ('/World/Pin', 'physics:mass'),
+    'inertia-not-physical': ('/World/Link', 'physics:diagonalInertia'),
+    'mesh-scale-units': ('/World/Link/Shell', None),
+    'primitive-size-units': ('/World/Link/Box', None),
 }
 
 

@@ -13,6 +13,7 @@ import usdjoints  # noqa: F401
 import usdjoints.cli as cli
 from tests_paths import CLEAN_SAMPLES
 from usdjoints.auditor import RULE_CLASSES, audit
+from usdjoints.auditor.registry import ALL_RULE_CLASSES
 from usdjoints.auditor.cli import register
 from usdjoints.auditor.writers import render
 
@@ -45,7 +46,7 @@ def test_sarif_report_shape(bad_dir):
     assert data["version"] == "2.1.0"
     run = data["runs"][0]
     rule_ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
-    assert rule_ids == [cls.id for cls in RULE_CLASSES]
+    assert rule_ids == [cls.id for cls in ALL_RULE_CLASSES]  # usdjoints' own, then OpenUSD's validators
     result = next(r for r in run["results"] if r["ruleId"] == "dangling-body")
     assert result["level"] == "error" and rule_ids[result["ruleIndex"]] == "dangling-body"
     location = result["locations"][0]

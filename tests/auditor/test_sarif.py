@@ -20,7 +20,8 @@ import pytest
 
 import usdjoints  # noqa: F401
 from bad_stages import BAD_DIR
-from usdjoints.auditor import RULE_CLASSES, audit
+from usdjoints.auditor import audit
+from usdjoints.auditor.registry import ALL_RULE_CLASSES as RULE_CLASSES
 from usdjoints.auditor.sarif import BASE_ID, FINGERPRINT
 
 jsonschema = pytest.importorskip("jsonschema")

@@ -88,7 +88,8 @@ def test_validators_found_by_keyword(probe):
 def test_validation_context_matches_audit(probe):
     severity = {"error": "Error", "warning": "Warn", "info": "Info"}
     for path, errors in probe["errors"].items():
-        expected = sorted([f.rule, f.prim, severity[f.severity]] for f in audit(path).findings)
+        expected = sorted([f.rule, f.prim, severity[f.severity]] for f in audit(path).findings
+                          if not f.rule.startswith("usdphysics:"))  # OpenUSD's own validators report themselves
         assert errors == expected, path
 
 

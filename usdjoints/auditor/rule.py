@@ -1,15 +1,16 @@
 """The shape every audit rule shares, and the context a rule reads.
 
 A rule is a small class: a stable kebab-case ``id``, a one-line ``description``, the
-``severity`` it reports at most, the ``consumers`` whose behaviour it concerns and a ``fix`` hint.
-Its :meth:`Rule.check` reads the walks (one :class:`StageDescription` per consumer considered)
-and the stage itself, and yields :class:`Finding` values. Rules never write to the stage.
+``severity`` it reports at most (and ``severities``, every severity its findings take), the
+``consumers`` whose behaviour it concerns and a ``fix`` hint. Its :meth:`Rule.check` reads the
+walks (one :class:`StageDescription` per consumer considered) and yields :class:`Finding`
+values; a rule that reads the stage itself says why (only what a description cannot hold: the
+value type a layer wrote). Rules never write to the stage.
 """
 from __future__ import annotations
 
 import math
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Iterable, Iterator, Mapping, Optional
 
 from ..profiles import NAMES as CONSUMERS
@@ -24,6 +25,7 @@ class AuditContext:
     stage: object  # Usd.Stage
     name: str  # how the stage is named in findings (the path the user gave)
     walks: Mapping[str, StageDescription]
+    memo: dict = field(default_factory=dict, compare=False, repr=False)  # what several rules share
 
     @property
     def consumers(self) -> tuple[str, ...]:
@@ -34,8 +36,6 @@ class AuditContext:
         """The walk used for structure (prims, types): PhysX's when considered, else the first."""
         return self.walks.get("ovphysx") or next(iter(self.walks.values()))
 
-    def prim(self, path: str):
-        return self.stage.GetPrimAtPath(path)
 
 
 class Rule:
@@ -44,7 +44,9 @@ class Rule:
     id: ClassVar[str]
     description: ClassVar[str]
     severity: ClassVar[str]
+    severities: ClassVar[tuple[str, ...]] = ()  # every severity a finding takes; () = (severity,)
     consumers: ClassVar[tuple[str, ...]] = CONSUMERS
+    covers: ClassVar[tuple[str, ...]] = ()  # walker diagnostic codes whose hazard this rule reports itself
     fix: ClassVar[Optional[str]] = None
     pinned_by_fix_layer: ClassVar[bool] = False  # the --fix layer removes the cause
 
@@ -62,22 +64,34 @@ class Rule:
                        concerned or self.applies(ctx.consumers), message, fix or self.fix)
 
     @classmethod
+    def all_severities(cls) -> tuple[str, ...]:
+        """Every severity this rule's findings take, worst first (``severity`` is the first)."""
+        found = set(cls.severities or ()) | {cls.severity}
+        return tuple(sorted(found, key=lambda s: -SEVERITY_RANK[s]))
+
+    @classmethod
     def describe(cls) -> dict:
-        return {"id": cls.id, "severity": cls.severity, "consumers": list(cls.consumers),
-                "description": cls.description, "fix": cls.fix}
-
-
-_ATTRIBUTE = re.compile(r"\b((?:physics|physx\w*|drive|limit):[\w:]+)")
+        return {"id": cls.id, "severity": cls.severity, "severities": list(cls.all_severities()),
+                "consumers": list(cls.consumers), "description": cls.description, "fix": cls.fix}
 
 
 class DiagnosticRule(Rule):
     """A rule whose hazard the walker already detects as a diagnostic with ``code``.
 
-    Diagnostics of the same prim from several consumers merge into one finding naming them all;
-    its severity is the worst any consumer reported.
+    Diagnostics of the same prim and attribute from several consumers merge into one finding
+    naming them all; its severity is the worst any consumer reported. The attribute is the
+    diagnostic's own (never recovered from its message); ``severities`` default to those the
+    walker emits the code at (usdjoints.walker.codes).
     """
 
     code: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        from ..walker.codes import SEVERITY
+
+        if "severities" not in cls.__dict__ and getattr(cls, "code", None) in SEVERITY:
+            cls.severities = SEVERITY[cls.code]
 
     def check(self, ctx: AuditContext) -> Iterator[Finding]:
         merged: dict[tuple, list] = {}
@@ -85,17 +99,13 @@ class DiagnosticRule(Rule):
             for diagnostic in ctx.walks[consumer].diagnostics:
                 if diagnostic.code != self.code:
                     continue
-                attribute = self.attribute_of(diagnostic.message)
+                attribute = diagnostic.attribute
                 entry = merged.setdefault((diagnostic.prim, attribute), [[], diagnostic.message, "info"])
                 entry[0].append(consumer)
                 if SEVERITY_RANK[diagnostic.severity] > SEVERITY_RANK[entry[2]]:
                     entry[1], entry[2] = diagnostic.message, diagnostic.severity
         for (prim, attribute), (consumers, message, severity) in merged.items():
             yield self.finding(ctx, prim, message, attribute, consumers, severity)
-
-    def attribute_of(self, message: str) -> Optional[str]:
-        match = _ATTRIBUTE.search(message)
-        return match.group(1) if match else None
 
 
 def joints_by_path(ctx: AuditContext, consumer: str) -> dict[str, JointDesc]:

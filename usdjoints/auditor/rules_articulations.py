@@ -13,9 +13,6 @@ class ArticulationLoop(DiagnosticRule):
     severity = "error"
     fix = "set physics:excludeFromArticulation = true on one joint of the loop"
 
-    def attribute_of(self, message):
-        return "physics:excludeFromArticulation"
-
 
 class NestedRoot(DiagnosticRule):
     id = "nested-root"
@@ -44,6 +41,30 @@ class WeldedAnchor(DiagnosticRule):
                 # (non-link-in-articulation reports that).
                 continue
             yield finding
+
+
+class ArticulationRefused(DiagnosticRule):
+    """Measured with ovphysx 0.7 ("Articulations with kinematic bodies are not supported"): an
+    articulation reaching a kinematic body is not built; its joints are simulated standalone."""
+
+    id = "articulation-refused"
+    code = "articulation-refused"
+    description = ("an articulation whose joints reach a kinematic body: PhysX builds no articulation and simulates "
+                   "its joints standalone")
+    severity = "error"
+    consumers = ("ovphysx",)
+    fix = ("weld the kinematic body with a joint marked excludeFromArticulation, or make it dynamic; a fixed base is "
+           "a fixed joint to the world")
+
+    def check(self, ctx: AuditContext) -> Iterator:
+        for consumer in self.applies(ctx.consumers):
+            for diagnostic in ctx.walks[consumer].diagnostics:
+                if diagnostic.code != self.code:
+                    continue
+                inside = [b for b in diagnostic.related if b == diagnostic.prim or b.startswith(diagnostic.prim + "/")]
+                if inside:
+                    continue  # non-link-in-articulation names that body under the root
+                yield self.finding(ctx, diagnostic.prim, diagnostic.message, None, (consumer,), diagnostic.severity)
 
 
 class RootOnNonLink(DiagnosticRule):
@@ -117,5 +138,5 @@ class RootElectedElsewhere(Rule):
                                f"joint instead of a fixed base (base link {articulation.base})")
 
 
-RULES = (ArticulationLoop, NestedRoot, WeldedAnchor, RootOnNonLink, EmptyArticulation, DisabledJointCutsLinks,
+RULES = (ArticulationLoop, NestedRoot, WeldedAnchor, ArticulationRefused, RootOnNonLink, EmptyArticulation, DisabledJointCutsLinks,
          RootElectedElsewhere)

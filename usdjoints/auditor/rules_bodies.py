@@ -46,6 +46,7 @@ class NonLinkInArticulation(Rule):
                    "no articulation and simulates the joints standalone")
     severity = "warning"
     consumers = ("ovphysx", "usdjoints")
+    covers = ("articulation-refused", "welded-anchor")  # when the body is under the root
     fix = "make the body dynamic and enabled, or move it out of the articulation and weld it with an excluded joint"
 
     def check(self, ctx: AuditContext) -> Iterator:
@@ -95,4 +96,12 @@ class NoBody(DiagnosticRule):
     fix = "point physics:body0 or physics:body1 at a rigid body"
 
 
-RULES = RULES + (SeveralBodyTargets, NoBody)
+class TargetChildPrim(DiagnosticRule):
+    id = "target-child-prim"
+    code = "target-child-prim"
+    description = "physics:body0/1 targets a prim inside a rigid body: the frame is lifted into the body"
+    severity = "info"
+    fix = "target the rigid body itself, with the frame in its coordinates"
+
+
+RULES = RULES + (SeveralBodyTargets, NoBody, TargetChildPrim)

@@ -14,9 +14,6 @@ class CouplingMissingRelationship(DiagnosticRule):
     consumers = ("ovphysx", "usdjoints")
     fix = "author physics:hinge and physics:prismatic (rack) or physics:hinge0 and physics:hinge1 (gear)"
 
-    def attribute_of(self, message):
-        return "physics:hinge0" if message.startswith("gear") else "physics:hinge"
-
 
 # A misspelt relationship name -> the schema's name for it.
 SCHEMA_NAME_FOR = {
@@ -38,9 +35,17 @@ class CouplingMisspeltRelationship(DiagnosticRule):
     def check(self, ctx):
         for finding in super().check(ctx):
             right = SCHEMA_NAME_FOR.get(finding.attribute)
-            if right and ctx.prim(finding.prim).GetRelationship(right).HasAuthoredTargets():
+            if right and any(_has_targets(walk, finding.prim, right) for walk in ctx.walks.values()):
                 continue  # the schema name carries the targets: the stray name is harmless
             yield finding
+
+
+def _has_targets(walk, path: str, name: str) -> bool:
+    try:
+        column = walk.joint(path).columns.get(name)
+    except KeyError:
+        return False
+    return column is not None and column.value is not None
 
 
 class CouplingZeroRatio(DiagnosticRule):

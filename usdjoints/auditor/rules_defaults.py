@@ -46,6 +46,7 @@ class DefaultDivergenceRule(Rule):
     """Base: subclasses name the joint types and columns they watch and what the divergence does."""
 
     severity = "warning"
+    severities = ("warning", "info")  # blocked: warning; unauthored: info
     consumers = CONSUMERS
     pinned_by_fix_layer = True
     effect: ClassVar[str]

@@ -9,11 +9,12 @@ from .rule import AuditContext, DiagnosticRule, Rule
 
 
 def _applied(ctx: AuditContext, path: str) -> frozenset[str]:
-    return frozenset(ctx.prim(path).GetAppliedSchemas())
+    return frozenset(ctx.primary.joint(path).applied_schemas)
 
 
 class _UnreadInstance(Rule):
     severity = "warning"
+    covers = ("unread-instance",)  # the walker's diagnostic of the same hazard
     prefix: str
 
     def check(self, ctx: AuditContext) -> Iterator:

@@ -10,6 +10,7 @@ class LimitEnableDisagreement(Rule):
     id = "limit-enable-disagreement"
     description = "consumers disagree on whether a joint limit is on (PhysX: either bound finite; OpenUSD: both)"
     severity = "warning"
+    covers = ("one-sided-limit",)  # OpenUSD's parser's reading of a one-sided limit (off)
     fix = "author both bounds finite, or both infinite for a free joint"
 
     def check(self, ctx: AuditContext) -> Iterator:
@@ -41,10 +42,8 @@ class LockedHinge(DiagnosticRule):
     description = "a revolute limit with one infinite bound inside an articulation: PhysX locks the hinge at [0, 0]"
     severity = "error"
     consumers = ("ovphysx",)
+    covers = ("one-sided-limit",)  # the other consumers' reading of the same one-sided limit
     fix = "author the missing bound (e.g. upperLimit 360) or make both bounds infinite"
-
-    def attribute_of(self, message):
-        return "physics:upperLimit" if ", inf]" in message else "physics:lowerLimit"
 
 
 class OneSidedLimit(DiagnosticRule):
@@ -54,9 +53,6 @@ class OneSidedLimit(DiagnosticRule):
     severity = "warning"
     consumers = ("ovphysx",)  # the enable disagreement itself is limit-enable-disagreement's
     fix = "author both bounds finite"
-
-    def attribute_of(self, message):
-        return "physics:lowerLimit"
 
 
 _TRANSLATIONS = ("transX", "transY", "transZ")
@@ -81,7 +77,7 @@ class ArticulationD6Limit(Rule):
         for joint in ctx.walks["ovphysx"].joints:
             if joint.type != "d6" or joint.articulation is None or joint.exclude_from_articulation:
                 continue
-            applied = set(ctx.prim(joint.path).GetAppliedSchemas())
+            applied = set(joint.applied_schemas)
             free = [axis for axis in _TRANSLATIONS if not _locked(joint, axis, applied)]
             if free:
                 yield self.finding(ctx, joint.path, f"{', '.join(free)} {'is' if len(free) == 1 else 'are'} free for "

@@ -130,6 +130,7 @@ class NonUnitQuaternion(DiagnosticRule):
 
 class NonFiniteValue(Rule):
     id = "non-finite-value"
+    covers = ("non-finite",)  # the walker's diagnostic of a non-finite joint frame
     description = "an authored NaN, or an infinity in a column where it does not mean 'unlimited'"
     severity = "error"
     fix = "author a finite value"
@@ -169,14 +170,14 @@ class SchemaTypeMismatch(Rule):
     # measured: OpenUSD's parser and PhysX both read a float3 localPos0 as authored (info); a double
     # for a float is read by PhysX only (warning)
     severity = "warning"
+    severities = ("warning", "info")  # a role only: info
     fix = "re-author the attribute with the schema's type (`usdjoints columns <type>` lists them)"
 
     def check(self, ctx: AuditContext) -> Iterator:
         from pxr import Sdf
 
         # the walker reports the types it tells apart by value (float3 for float) as invalid-value-type
-        invalid = {(d.prim, d.message.split(" ", 1)[0]) for d in ctx.primary.diagnostics
-                   if d.code == "invalid-value-type"}
+        invalid = {(d.prim, d.attribute) for d in ctx.primary.diagnostics if d.code == "invalid-value-type"}
         declared_types: dict[tuple, dict[str, str]] = {}  # per schema signature: name -> declared type
         described = [(j.path, j.schema_type, j.columns) for j in ctx.primary.joints] + \
             [(b.path, "", b.columns) for b in ctx.primary.bodies]
@@ -184,7 +185,7 @@ class SchemaTypeMismatch(Rule):
             authored = [name for name, column in columns.items() if column.source in _WRITTEN]
             if not authored:
                 continue
-            prim = ctx.prim(path)
+            prim = ctx.stage.GetPrimAtPath(path)  # the value type a layer wrote: no description holds it
             # the column names stand for the applied schemas: no need to ask USD per prim
             signature = (schema_type, tuple(columns))
             declared = declared_types.get(signature)
@@ -244,9 +245,6 @@ class InvalidXformOp(DiagnosticRule):
     severity = "error"
     fix = "author the op with its declared value type, or remove it from xformOpOrder"
 
-    def attribute_of(self, message):
-        return None
-
 
 class NotAJoint(DiagnosticRule):
     id = "not-a-joint"
@@ -255,9 +253,23 @@ class NotAJoint(DiagnosticRule):
     severity = "error"
     fix = "fix the type name (e.g. PhysicsDistanceJoint, not DistancePhysicsJoint)"
 
-    def attribute_of(self, message):
-        return None
+
+class ArticulationLimitBeyondTurn(DiagnosticRule):
+    id = "articulation-limit-beyond-turn"
+    code = "limit-beyond-turn"
+    description = "a revolute bound inside an articulation beyond one turn (+-360 deg): PhysX clamps it to +-360 deg"
+    severity = "warning"
+    consumers = ("ovphysx",)
+    fix = "keep articulation revolute bounds within [-360, 360] deg, or make them infinite"
 
 
-RULES = (LowerAboveUpper, MinAboveMax, RevoluteLimitBeyondTurn, LimitLooksRadians, NonUnitQuaternion,
+class InvalidStageUnits(DiagnosticRule):
+    id = "invalid-stage-units"
+    code = "invalid-stage-units"
+    description = "metersPerUnit, kilogramsPerUnit or upAxis unreadable or out of range: read as the fallback"
+    severity = "error"
+    fix = "author a positive finite metersPerUnit and kilogramsPerUnit, and upAxis Y or Z, in the root layer"
+
+
+RULES = (LowerAboveUpper, MinAboveMax, RevoluteLimitBeyondTurn, ArticulationLimitBeyondTurn, InvalidStageUnits, LimitLooksRadians, NonUnitQuaternion,
          NonFiniteValue, SchemaTypeMismatch, InvalidValueType, InvalidXformOp, NotAJoint)

@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from .. import __version__
 from .findings import AuditReport, Finding
-from .registry import RULE_CLASSES
+from .registry import ALL_RULE_CLASSES as RULE_CLASSES
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 BASE_ID = "STAGEROOT"

@@ -15,7 +15,7 @@ from pxr import Sdf, Tf, Usd, UsdValidation
 from ..profiles import NAMES as CONSUMERS
 from .engine import audit_stage
 from .findings import AuditReport
-from .registry import RULE_CLASSES, select_rules
+from .registry import RULE_CLASSES
 
 PLUGIN_NAME = "usdjoints.auditor.plugin"
 KEYWORD = "usdjoints"
@@ -36,7 +36,8 @@ class _ReportCache:
             for cached_stage, report, _ in self._entries:
                 if cached_stage == stage:
                     return report
-            report = audit_stage(stage, CONSUMERS, select_rules())
+            # usdjoints' own rules: OpenUSD's validators report for themselves in a validation run
+            report = audit_stage(stage, CONSUMERS, tuple(cls() for cls in RULE_CLASSES))
             listener = Tf.Notice.Register(Usd.Notice.ObjectsChanged, self._changed, stage)
             self._entries.append((stage, report, listener))
             del self._entries[:-8]  # a handful of stages is all one validation pass needs

@@ -6,7 +6,7 @@ from itertools import groupby
 
 from ..jsonio import dumps
 from .findings import AuditReport
-from .registry import RULE_CLASSES
+from .registry import ALL_RULE_CLASSES as RULE_CLASSES
 
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _RESET = "\033[0m"
@@ -51,7 +51,7 @@ def render_text(report: AuditReport, colour: bool = False) -> str:
 def list_rules_text() -> str:
     lines = []
     for cls in RULE_CLASSES:
-        lines.append(f"{cls.id}  [{cls.severity}; {', '.join(cls.consumers)}]")
+        lines.append(f"{cls.id}  [{'/'.join(cls.all_severities())}; {', '.join(cls.consumers)}]")
         lines.append(f"    {cls.description}")
         if cls.fix:
             lines.append(f"    fix: {cls.fix}")
@@ -63,7 +63,7 @@ def rules_reference_markdown() -> str:
     lines = ["# usdjoints audit rules", "",
              "Generated from the rules (`usdjoints audit --list-rules` prints the same); a test keeps it current.", ""]
     for cls in RULE_CLASSES:
-        lines += [f"## {cls.id}", "", f"Severity: {cls.severity}. Consumers: {', '.join(cls.consumers)}.", "",
+        lines += [f"## {cls.id}", "", f"Severity: {' or '.join(cls.all_severities())}. Consumers: {', '.join(cls.consumers)}.", "",
                   cls.description[:1].upper() + cls.description[1:] + "."]
         if cls.fix:
             lines += ["", f"Fix: {cls.fix}"]

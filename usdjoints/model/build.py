@@ -27,7 +27,6 @@ from .constraints import coupling_arrays, loop_arrays
 from .initial_state import initial_q, initial_qd
 from .mass import body_mass_properties
 from .rotation import matrix_to_quat, quat_to_matrix
-from .values import SchemaValues
 
 # Joint limits are hard, as PhysX's: the simulator holds them with joint-space impulses
 # (sim/kernels/limits.py); dof_limit_stiffness stays 0 unless a model asks for a soft limit.
@@ -46,10 +45,12 @@ def load_model(stage_or_path, *, contact: bool = True) -> "ArticulatedModel":  #
     from ..walker.stage_io import open_stage
 
     stage = open_stage(stage_or_path)
-    return build_model(walk(stage, consumer="usdjoints"), stage, contact=contact)
+    return build_model(walk(stage, consumer="usdjoints"), contact=contact)
 
 
-def build_model(description: StageDescription, stage, *, contact: bool = True) -> "ArticulatedModel":  # noqa: F821
+def build_model(description: StageDescription, stage=None, *, contact: bool = True) -> "ArticulatedModel":  # noqa: F821
+    """The model of a description made with consumer='usdjoints'; it reads no stage (``stage``
+    is accepted for callers of the earlier signature and not used)."""
     if description.consumer != "usdjoints":
         raise ValueError("build_model needs a walk made with consumer='usdjoints'")
     mpu = float(description.units.meters_per_unit.value)
@@ -58,20 +59,20 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
     joints = [j for j in description.joints if j.enabled and (j.body0 in dynamic or j.body1 in dynamic)
               and j.type not in _COUPLING_TYPES]
     if not dynamic:
-        raise InputError(_stage_name(stage), "no dynamic rigid body to simulate",
+        raise InputError(description.stage, "no dynamic rigid body to simulate",
                          "apply PhysicsRigidBodyAPI to the prims that should move")
     _reject_unsupported(joints, dynamic)
 
     tree, loop_paths = _spanning_forest(description, [j for j in joints if not j.exclude_from_articulation],
                                         dynamic)
     loop_joints = [j for j in joints if j.exclude_from_articulation or j.path in loop_paths]
-    values = SchemaValues()  # shapes' and the scene's values, read as the walker reads values
-    builder = ModelBuilder(gravity=_gravity(stage, description.units.up_axis.value, mpu, values))
+    builder = ModelBuilder(gravity=_gravity(description, mpu))
     q0_parts: dict[str, np.ndarray] = {}
     mass_notes: list[Diagnostic] = []
     for body_path, joint, parent in tree:
         body = dynamic[body_path]
-        mass = body_mass_properties(stage, body_path, body.columns, mpu, kpu, values)
+        described = description.mass(body_path)
+        mass = body_mass_properties(body_path, described, mpu, kpu)
         if mass.defaulted:
             made_up = " and ".join(f"{name} {value}" for name, value in (
                 ("mass", f"{mass.mass:.6g} kg"), ("inertia", f"{mass.inertia[0, 0]:.6g} kg m^2 (small sphere)"))
@@ -79,7 +80,7 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
             mass_notes.append(Diagnostic(
                 "warning", body_path, f"nothing gives this body its {' or '.join(mass.defaulted)}: "
                 f"{made_up} as PhysX uses", "mass-defaulted"))
-        if joint is not None and parent is not None and joint.type == "fixed" and _is_stand_in(stage, body_path):
+        if joint is not None and parent is not None and joint.type == "fixed" and described.stand_in:
             mass = dataclasses.replace(mass, mass=0.0, com=np.zeros(3), inertia=np.zeros((3, 3)))
         R_world_body = quat_to_matrix(body.world_pose.orientation)
         with np.errstate(over="ignore", invalid="ignore"):
@@ -103,24 +104,28 @@ def build_model(description: StageDescription, stage, *, contact: bool = True) -
     names, dofs, coeffs, offsets, notes = coupling_arrays(model, description)
     loops, loop_notes = loop_arrays(model, description, loop_joints)
     colliders, collider_notes, approximate = ({}, [], []) if not contact else collider_arrays(
-        stage, description, model, [j for j in description.joints if j.enabled], values)
+        description, model, [j for j in description.joints if j.enabled])
     model = dataclasses.replace(model, coupling_names=names, coupling_dof=dofs, coupling_coeff=coeffs,
                                 coupling_offset=offsets, **loops, **colliders,
-                                diagnostics=tuple(values.diagnostics + mass_notes + notes + loop_notes
-                                                  + collider_notes))
+                                diagnostics=tuple(_read_notes(description, contact) + mass_notes + notes
+                                                  + loop_notes + collider_notes))
     return without_start_overlaps(_with_coupled_inertia(model), approximate)
 
 
-def _is_stand_in(stage, body_path: str) -> bool:
-    """A body whose mass only stands in for none (URDF converter: customData
-    usdjoints:massStandIn). Welded to a parent it needs no mass of its own, so dropping the
-    stand-in keeps the source's dynamics exactly."""
-    return bool(stage.GetPrimAtPath(body_path).GetCustomDataByKey("usdjoints:massStandIn"))
+# A body whose mass only stands in for none (URDF converter: customData usdjoints:massStandIn,
+# MassDesc.stand_in): welded to a parent it needs no mass of its own, so dropping the stand-in
+# keeps the source's dynamics exactly.
 
 
-def _stage_name(stage) -> str:
-    layer = stage.GetRootLayer()
-    return layer.realPath or layer.identifier
+def _read_notes(description: StageDescription, contact: bool) -> list[Diagnostic]:
+    """The walk's diagnostics on what the model reads beyond the joints (the scene, the colliders'
+    shapes and materials): a wrongly typed value read as its fallback, a collider without volume."""
+    prims = {c.path for c in description.colliders} | {c.material.path for c in description.colliders
+                                                       if c.material.path}
+    if description.scene is not None and description.scene.path:
+        prims.add(description.scene.path)
+    return [d for d in description.diagnostics if d.prim in prims
+            and d.code in ("invalid-value-type", "collider-no-mass")]
 
 
 def _reject_unsupported(joints: list[JointDesc], dynamic: dict) -> None:
@@ -310,38 +315,33 @@ def _passive(joint: JointDesc, dofs: tuple[str, ...], mpu: float, kpu: float) ->
     return out
 
 
-def _gravity(stage, up_axis: str, mpu: float, values: SchemaValues) -> np.ndarray:
-    """Gravity [m/s^2] from the first PhysicsScene, else standard gravity against the up axis.
-
-    The scene's values are read as the walker reads values (a wrongly typed one is the schema
-    fallback: direction (0, 0, 0), that is against the up axis, and magnitude -inf, that is
-    standard gravity). A direction or magnitude that is not finite gives no gravity to simulate
-    with: an InputError naming the scene and the attribute."""
-    from pxr import Usd, UsdPhysics
-
-    direction = -_AXES.get(up_axis, _AXES["Z"])
+def _gravity(description: StageDescription, mpu: float) -> np.ndarray:
+    """Gravity [m/s^2] from the description's scene (the first PhysicsScene), else standard
+    gravity against the up axis. A wrongly typed value was read as the schema fallback: direction
+    (0, 0, 0), that is against the up axis, and magnitude -inf, that is standard gravity. A
+    direction or magnitude that is not finite gives no gravity to simulate with: an InputError
+    naming the scene and the attribute."""
+    direction = -_AXES.get(description.units.up_axis.value, _AXES["Z"])
     magnitude = STANDARD_GRAVITY
-    for prim in Usd.PrimRange.Stage(stage):
-        if prim.IsA(UsdPhysics.Scene):
-            path = str(prim.GetPath())
-            authored = np.array(values.value(prim, "physics:gravityDirection"), dtype=float).reshape(3)
-            if not np.all(np.isfinite(authored)):
-                raise InputError(path, f"physics:gravityDirection is {tuple(authored.tolist())}: not finite")
+    scene = description.scene
+    if scene is not None and scene.path is not None:
+        authored = np.array(scene.direction.value, dtype=float).reshape(3)
+        if not np.all(np.isfinite(authored)):
+            raise InputError(scene.path, f"physics:gravityDirection is {tuple(authored.tolist())}: not finite")
+        with np.errstate(over="ignore"):
+            norm = float(np.linalg.norm(authored))
+        if norm > 0.0 and math.isfinite(norm):
+            direction = authored / norm
+        elif norm > 0.0:  # finite components whose norm overflows: scale first
+            scaled = authored / np.abs(authored).max()
+            direction = scaled / np.linalg.norm(scaled)
+        value = float(scene.magnitude.value)
+        if value > -0.5e38:  # -inf is the schema's "earth gravity in stage units"
             with np.errstate(over="ignore"):
-                norm = float(np.linalg.norm(authored))
-            if norm > 0.0 and math.isfinite(norm):
-                direction = authored / norm
-            elif norm > 0.0:  # finite components whose norm overflows: scale first
-                scaled = authored / np.abs(authored).max()
-                direction = scaled / np.linalg.norm(scaled)
-            value = float(values.value(prim, "physics:gravityMagnitude"))
-            if value > -0.5e38:  # -inf is the schema's "earth gravity in stage units"
-                with np.errstate(over="ignore"):
-                    magnitude = float(np.float64(value) * mpu)
-                if not math.isfinite(magnitude):
-                    raise InputError(path, f"physics:gravityMagnitude is {value:g} stage units, {magnitude:g} m/s^2: "
-                                     "not finite")
-            break
+                magnitude = float(np.float64(value) * mpu)
+            if not math.isfinite(magnitude):
+                raise InputError(scene.path, f"physics:gravityMagnitude is {value:g} stage units, {magnitude:g} "
+                                 "m/s^2: not finite")
     return direction * magnitude
 
 
@@ -354,10 +354,9 @@ COUPLED_MIN_INERTIA = 1e-9
 def _with_coupled_inertia(model):
     if not len(model.coupling_dof):
         return model
-    from ..descriptors import Diagnostic
-    from ..sim.api import mass_matrix
+    from .kinematics import mass_matrix_diagonal
 
-    diagonal = np.diag(mass_matrix(model, model.q_initial))
+    diagonal = mass_matrix_diagonal(model, model.q_initial)
     floor = COUPLED_MIN_INERTIA * max(float(diagonal.max()), 1.0)
     armature = np.array(model.dof_armature, dtype=float)
     notes = []

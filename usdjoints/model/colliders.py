@@ -26,14 +26,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..descriptors import Diagnostic, StageDescription
+from ..descriptors import ColliderDesc, Diagnostic, StageDescription
+from ..walker.colliders import DEFAULT_FRICTION, DEFAULT_RESTITUTION  # noqa: F401 (PhysX's default material)
 from .articulated import COLLIDER_BOX, COLLIDER_CAPSULE, COLLIDER_PLANE, COLLIDER_SPHERE
-from .mass import shape_axis
-from .values import SchemaValues
 from .rotation import quat_to_matrix
-
-DEFAULT_FRICTION = 0.5     # PhysX's default material
-DEFAULT_RESTITUTION = 0.0
 # Rotations taking a collider's z axis onto the stage axis X, Y or Z (cyclic permutations).
 _Z_TO_AXIS = {
     "X": np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]),
@@ -42,104 +38,55 @@ _Z_TO_AXIS = {
 }
 
 
-def _material(prim, values: SchemaValues):
-    from pxr import UsdPhysics
+def _shape(collider: ColliderDesc, scale: np.ndarray, mpu: float):
+    """(kind, size [3] [m], R_shape_in_prim, centre in prim [m]) of a collider, or None for a
+    shape with nothing to bound it."""
+    def number(value):
+        return np.float64(value if value is not None else np.nan)
 
-    while prim and prim.GetPath().pathString != "/":
-        for name in ("material:binding:physics", "material:binding"):
-            rel = prim.GetRelationship(name)
-            targets = rel.GetTargets() if rel else []
-            if targets:
-                material = prim.GetStage().GetPrimAtPath(targets[0])
-                if material and material.HasAPI(UsdPhysics.MaterialAPI):
-                    return (float(values.value(material, "physics:dynamicFriction")),
-                            float(values.value(material, "physics:restitution")))
-        prim = prim.GetParent()
-    return DEFAULT_FRICTION, DEFAULT_RESTITUTION
-
-
-def _shape(prim, scale: np.ndarray, mpu: float, values: SchemaValues):
-    """(kind, size [3] [m], R_shape_in_prim, centre in prim [m]) of a collider prim; dimensions
-    read as the walker reads values (a wrongly typed one is the schema fallback)."""
-    from pxr import UsdGeom
-
-    def number(name):
-        return np.float64(values.value(prim, name))
-
-    if prim.IsA(UsdGeom.Sphere):
-        r = number("radius") * scale.max()
+    if collider.shape == "sphere":
+        r = number(collider.radius) * scale.max()
         return COLLIDER_SPHERE, np.array([r * mpu, 0.0, 0.0]), np.eye(3), np.zeros(3)
-    if prim.IsA(UsdGeom.Capsule):
-        axis = shape_axis(prim, values)
+    if collider.shape == "capsule":
+        axis = collider.axis or "Z"
         k = "XYZ".index(axis)
         across = np.delete(scale, k).max()
-        r = number("radius") * across
-        half = 0.5 * number("height") * scale[k]
+        r = number(collider.radius) * across
+        half = 0.5 * number(collider.height) * scale[k]
         return COLLIDER_CAPSULE, np.array([r, half, 0.0]) * mpu, _Z_TO_AXIS[axis], np.zeros(3)
-    if prim.IsA(UsdGeom.Cube):
-        half = 0.5 * number("size") * scale
+    if collider.shape == "cube":
+        half = 0.5 * number(collider.size) * scale
         return COLLIDER_BOX, half * mpu, np.eye(3), np.zeros(3)
-    if prim.IsA(UsdGeom.Plane):
-        return COLLIDER_PLANE, np.zeros(3), _Z_TO_AXIS[shape_axis(prim, values)], np.zeros(3)
-    if prim.IsA(UsdGeom.Boundable):
-        # an authored extent, else the one the prim's own attributes give (a cylinder's radius
-        # and height): the schema's fallback extent is a 2 m cube whatever the shape's size
-        attribute = UsdGeom.Boundable(prim).GetExtentAttr()
-        extent = attribute.Get() if attribute.HasAuthoredValue() else None
-        if extent is None:
-            from pxr import Usd
-
-            extent = UsdGeom.Boundable.ComputeExtentFromPlugins(UsdGeom.Boundable(prim), Usd.TimeCode.Default())
-            extent = list(extent) if extent is not None and len(extent) == 2 else None
-        if extent is None and prim.IsA(UsdGeom.PointBased):
-            points = UsdGeom.PointBased(prim).GetPointsAttr().Get()
-            if points:
-                p = np.array(points, dtype=float)
-                extent = [p.min(axis=0), p.max(axis=0)]
-        if extent is not None:
-            lo, hi = np.array(extent[0], dtype=float) * scale, np.array(extent[1], dtype=float) * scale
-            return COLLIDER_BOX, 0.5 * (hi - lo) * mpu, np.eye(3), 0.5 * (hi + lo) * mpu
+    if collider.shape == "plane":
+        return COLLIDER_PLANE, np.zeros(3), _Z_TO_AXIS[collider.axis or "Z"], np.zeros(3)
+    if collider.extent is not None:
+        lo, hi = np.array(collider.extent[0], dtype=float) * scale, np.array(collider.extent[1], dtype=float) * scale
+        return COLLIDER_BOX, 0.5 * (hi - lo) * mpu, np.eye(3), 0.5 * (hi + lo) * mpu
     return None
 
 
-def collider_arrays(stage, description: StageDescription, model, joints,
-                    values: SchemaValues | None = None) -> tuple[dict, list, list]:
+def collider_arrays(description: StageDescription, model, joints) -> tuple[dict, list, list]:
     """Collider arrays (see ArticulatedModel), diagnostics, and per collider whether its box only
     bounds a mesh (or another gprim); ``joints`` are the joints whose bodies do not collide with
-    each other unless they enable it; ``values`` reads the shapes' dimensions (their diagnostics
-    are the caller's). A shape whose dimensions are negative, not finite or overflow in metres is
-    not simulated, with a ``collider-unsupported`` warning."""
-    values = values if values is not None else SchemaValues()
-    from pxr import Gf, Usd, UsdGeom, UsdPhysics
-
+    each other unless they enable it. A shape whose dimensions are negative, not finite or
+    overflow in metres is not simulated, with a ``collider-unsupported`` warning."""
     mpu = float(description.units.meters_per_unit.value)
     bodies = {b.path: b for b in description.bodies}
-    from ..walker.bodies import local_to_world  # an xformOp USD cannot evaluate counts as identity
-
-    cache = UsdGeom.XformCache(Usd.TimeCode.Default())
     rows, notes = [], []
-    for prim in Usd.PrimRange.Stage(stage):
-        if not prim.HasAPI(UsdPhysics.CollisionAPI):
+    for collider in description.colliders:
+        if not collider.enabled:
             continue
-        if not UsdPhysics.CollisionAPI(prim).GetCollisionEnabledAttr().Get():
-            continue
-        owner = prim
-        while owner and owner.GetPath().pathString != "/" and owner.GetPath().pathString not in bodies:
-            owner = owner.GetParent()
-        body = owner.GetPath().pathString if owner and owner.GetPath().pathString in bodies else None
-        transform = Gf.Transform(local_to_world(cache, prim))
-        scale = np.abs(np.array(transform.GetScale(), dtype=float))
-        q = transform.GetRotation().GetQuat()
-        R_world = quat_to_matrix((q.GetReal(), *q.GetImaginary()))
-        p_world = np.array(transform.GetTranslation(), dtype=float) * mpu
+        body = collider.body
+        scale = np.array(collider.world_scale, dtype=float)
+        R_world = quat_to_matrix(collider.world_pose.orientation)
         with np.errstate(over="ignore", invalid="ignore"):
-            shape = _shape(prim, scale, mpu, values)
+            p_world = np.array(collider.world_pose.position, dtype=float) * mpu
+            shape = _shape(collider, scale, mpu)
         if shape is None:
-            notes.append(Diagnostic("warning", prim.GetPath().pathString, "collider shape not simulated",
-                                    "collider-unsupported"))
+            notes.append(Diagnostic("warning", collider.path, "collider shape not simulated", "collider-unsupported"))
             continue
         if not (np.all(np.isfinite(shape[1])) and np.all(shape[1] >= 0.0) and np.all(np.isfinite(shape[3]))):
-            notes.append(Diagnostic("warning", prim.GetPath().pathString, "collider shape not simulated: its size, "
+            notes.append(Diagnostic("warning", collider.path, "collider shape not simulated: its size, "
                                     "radius, height or extent is negative, not finite or too large",
                                     "collider-unsupported"))
             continue
@@ -155,10 +102,11 @@ def collider_arrays(stage, description: StageDescription, model, joints,
             link, R, p = int(model.body_link[b]), R_lb @ R_bc, p_lb + R_lb @ p_bc
         else:
             link, R, p = -1, R_world, p_world
-        friction, restitution = _material(prim, values)
-        approximate = kind == COLLIDER_BOX and not prim.IsA(UsdGeom.Cube)
-        rows.append((prim.GetPath().pathString, kind, link, R, p, size, friction, restitution, body, approximate))
-    pairs, filtered = _filter_pairs(stage, description, model, joints, rows)
+        material = collider.material
+        approximate = kind == COLLIDER_BOX and collider.shape != "cube"
+        rows.append((collider.path, kind, link, R, p, size, material.dynamic_friction, material.restitution, body,
+                     approximate, collider.group))
+    pairs, filtered = _filter_pairs(description, model, joints, rows)
     n = len(rows)
     return dict(
         collider_names=tuple(r[0] for r in rows),
@@ -174,14 +122,6 @@ def collider_arrays(stage, description: StageDescription, model, joints,
     ), notes, [r[9] for r in rows]
 
 
-def _bool_attribute(prim, *names, default: bool) -> bool:
-    for name in names:
-        attribute = prim.GetAttribute(name) if prim else None
-        if attribute and attribute.HasAuthoredValue():
-            return bool(attribute.Get())
-    return default
-
-
 def _covering(path: str) -> list[str]:
     """The path and its ancestors: a filter or a group naming any of them covers the prim."""
     out = [path]
@@ -191,31 +131,9 @@ def _covering(path: str) -> list[str]:
     return out
 
 
-def _collision_groups(stage, paths: list[str]) -> tuple[dict, dict, bool]:
-    """(collider path -> its first group, group -> set of groups it names in filteredGroups,
-    inverted sense from the scene)."""
-    from pxr import Usd, UsdPhysics
-
-    first, named, inverted = {}, {}, False
-    for prim in Usd.PrimRange.Stage(stage):
-        if prim.IsA(UsdPhysics.Scene):
-            inverted = inverted or _bool_attribute(prim, "physxScene:invertCollisionGroupFilter", default=False)
-        if not prim.IsA(UsdPhysics.CollisionGroup):
-            continue
-        group = prim.GetPath().pathString
-        rel = UsdPhysics.CollisionGroup(prim).GetFilteredGroupsRel()
-        named[group] = {t.pathString for t in (rel.GetTargets() if rel else [])}
-        query = Usd.CollectionAPI(prim, "colliders").ComputeMembershipQuery()
-        for path in paths:
-            if path not in first and query.IsPathIncluded(path):
-                first[path] = group
-    return first, named, inverted
-
-
-def _filter_pairs(stage, description, model, joints, rows):
+def _filter_pairs(description, model, joints, rows):
     """(pairs that may collide, [(collider a, collider b, reason)] for the filtered ones)."""
-    from pxr import Sdf
-
+    filters = description.collision_filters
     link_of = {name: int(model.body_link[i]) for i, name in enumerate(model.body_names)}
     jointed = set()
     for joint in joints:
@@ -228,21 +146,14 @@ def _filter_pairs(stage, description, model, joints, rows):
             jointed.add((min(a, b), max(a, b)))
     articulation_of, self_collides = {}, []
     for k, articulation in enumerate(description.articulations):
-        root = stage.GetPrimAtPath(articulation.root)
-        self_collides.append(_bool_attribute(
-            root, "physxArticulation:enabledSelfCollisions", "newton:selfCollisionEnabled", default=True))
+        self_collides.append(filters.self_collisions.get(articulation.root, True))
         for body in articulation.links:
             articulation_of.setdefault(body, k)
     # PhysicsFilteredPairsAPI: prim -> the prims it does not collide with (both ways)
     filtered_with: dict[str, set] = {}
-    for prim in stage.Traverse():
-        rel = prim.GetRelationship("physics:filteredPairs")
-        if not rel:
-            continue
-        for target in rel.GetTargets():
-            a, b = prim.GetPath().pathString, Sdf.Path(target).pathString
-            filtered_with.setdefault(a, set()).add(b)
-            filtered_with.setdefault(b, set()).add(a)
+    for a, b in filters.filtered_pairs:
+        filtered_with.setdefault(a, set()).add(b)
+        filtered_with.setdefault(b, set()).add(a)
 
     def owners(row):
         """The prims whose filters cover a collider: itself, its ancestors, its articulation."""
@@ -253,7 +164,7 @@ def _filter_pairs(stage, description, model, joints, rows):
         return out
 
     owner_sets = [owners(r) for r in rows]
-    group_of, group_names, inverted = _collision_groups(stage, [r[0] for r in rows])
+    group_names, inverted = filters.groups, filters.inverted
     pairs, filtered = [], []
     for i in range(len(rows)):
         for j in range(i + 1, len(rows)):
@@ -270,7 +181,7 @@ def _filter_pairs(stage, description, model, joints, rows):
             elif any(filtered_with.get(a, set()) & owner_sets[j] for a in owner_sets[i]):
                 reason = "PhysicsFilteredPairsAPI"
             else:
-                gi, gj = group_of.get(rows[i][0]), group_of.get(rows[j][0])
+                gi, gj = rows[i][10], rows[j][10]
                 if gi is not None and gj is not None:
                     names = gj in group_names.get(gi, ()) or gi in group_names.get(gj, ())
                     if names != inverted:
@@ -292,7 +203,7 @@ def without_start_overlaps(model, approximate: list[bool]):
     pairs = np.asarray(model.collision_pairs)
     if not len(pairs) or not any(approximate):
         return model
-    from ..sim.api import start_contact_depths
+    from .overlaps import start_contact_depths
 
     depth = start_contact_depths(model)
     root = {}

@@ -107,19 +107,9 @@ def initial_qd(model, tree, description, dynamic: dict, mpu: float) -> np.ndarra
 
 
 def _link_world_poses(model):
-    from ..sim.kernels.fk import link_transforms, link_world_poses
-    from ..sim.packed import pack
+    from .kinematics import link_world_poses
 
-    pm = pack(model)
-    n = pm.link_table.shape[0]
-    E, r = np.empty((n, 3, 3)), np.empty((n, 3))
-    link_transforms(pm.link_table, pm.link_axis, pm.R_parent_joint, pm.p_parent_joint,
-                    pm.R_joint_child, pm.p_joint_child, pm.revolute_basis,
-                    np.ascontiguousarray(model.q_initial, dtype=float),
-                    np.empty((3, 3)), np.empty(3), E, r)
-    R_world, p_world = np.empty((n, 3, 3)), np.empty((n, 3))
-    link_world_poses(pm.link_table, E, r, R_world, p_world)
-    return R_world, p_world
+    return link_world_poses(model, model.q_initial)
 
 
 def _world_columns(model, joint: int, R_link, p_link) -> np.ndarray:

@@ -17,7 +17,11 @@ from .columns import ColumnView
 from .joints import consumer_joint_type, finish_joint, read_joint
 from .scan import StageScan, scan_stage
 from .stage_io import StageLike, open_stage
+from .colliders import read_colliders, read_filters
+from .massmap import ResolvedMasses
+from .scene import read_scene, unsupported_bodies
 from .units import read_units, unit_diagnostics
+from .values import SchemaValues
 
 __all__ = ["walk", "walk_many", "paused_cycle_collection"]
 
@@ -110,12 +114,50 @@ def _describe(scan: StageScan, consumer: str, shared: dict) -> StageDescription:
         diagnostics.extend(notes)
     units = read_units(scan.stage, consumer)
     diagnostics.extend(unit_diagnostics(units))
+    bodies = scan.bodies.descs(view)
+    physical = _physical(scan, shared, units)
+    scene = read_scene(scan.stage, scan.scenes, units, physical["values"])
+    diagnostics.extend(physical["values"].diagnostics)
+    diagnostics.extend(physical["volume_notes"])
+    diagnostics.extend(unsupported_bodies(bodies, physical["colliders"], consumer))
     return StageDescription(
         stage=scan.stage.GetRootLayer().identifier,
         consumer=consumer,
         units=units,
-        bodies=scan.bodies.descs(view),
+        bodies=bodies,
         articulations=result.articulations,
         joints=tuple(joints),
         diagnostics=tuple(diagnostics),
+        scene=scene,
+        colliders=physical["colliders"],
+        collision_filters=physical["filters"],
+        masses=ResolvedMasses(bodies, physical["colliders"], consumer, float(units.meters_per_unit.value),
+                              float(units.kilograms_per_unit.value), frozenset(scan.mass_stand_ins)),
     )
+
+
+def _physical(scan: StageScan, shared: dict, units) -> dict:
+    """Colliders, collision filters and the values read for them (and for the scene): the same
+    for every consumer, read once."""
+    found = shared.get(_PHYSICAL)
+    if found is not None:
+        return found
+    values = SchemaValues()
+    colliders = read_colliders(scan.stage, scan.collider_order, scan.bodies.records, scan.bodies.xform_cache,
+                               values)
+    colliders, filters = read_filters(scan.stage, list(colliders), scan.scenes, scan.collision_groups,
+                                      scan.filtering, scan.roots)
+    volume_notes = []
+    if colliders:
+        from .mass import collider_volume_diagnostics
+
+        volume_notes = collider_volume_diagnostics(colliders, float(units.meters_per_unit.value))
+    if scan.scenes:
+        # the scene's values are read once too, so a wrongly typed one is reported once per walk
+        read_scene(scan.stage, scan.scenes, units, values)
+    found = shared[_PHYSICAL] = {"values": values, "colliders": colliders, "filters": filters,
+                                 "volume_notes": volume_notes}
+    return found
+
+
+_PHYSICAL = ("physical",)  # the key of _physical's entry in the shared findings (joint paths are strings)

@@ -108,7 +108,8 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
                 # measured: "Articulations with kinematic bodies are not supported"; no articulation
                 diagnostics.append(Diagnostic(
                     "error", root, f"the articulation reaches the kinematic body {kinematic}: {profile.title} builds no "
-                    "articulation and simulates its joints standalone", "articulation-refused"))
+                    "articulation and simulates its joints standalone", "articulation-refused",
+                    related=(kinematic,)))
                 continue
         index = len(articulations)
         # PhysX simulates a loop-closing joint beside the articulation (measured: "closed
@@ -120,7 +121,7 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
         for path in loop_joints:
             diagnostics.append(Diagnostic(
                 "error", path, f"closes a loop in articulation {root} without excludeFromArticulation",
-                "articulation-loop"))
+                "articulation-loop", attribute="physics:excludeFromArticulation"))
         if not links:
             diagnostics.append(Diagnostic("warning", root, "articulation root gathers no links", "empty-articulation"))
         if profile.world_anchor_welds and not user_body_root:

@@ -130,14 +130,14 @@ class BodyIndex:
             message = (f"physics:body{side} targets {target}, which does not exist: that side is anchored "
                        "to the world with its frame taken as world space")
             return ResolvedSide(None, target, Pose(tuple(position), quat),
-                                (Diagnostic("error", joint_path, message, "dangling-body"),))
+                                (Diagnostic("error", joint_path, message, "dangling-body", attribute=f"physics:body{side}"),))
         body = self.find_body(target_prim, consumer)
         diagnostics: list[Diagnostic] = []
         if body is None:
             diagnostics.append(Diagnostic(
                 "warning", joint_path,
                 f"physics:body{side} targets {target}, which is inside no rigid body: that side is the world",
-                "target-not-body"))
+                "target-not-body", attribute=f"physics:body{side}"))
         if body == target:
             record = self.records.get(body)
             # a collider taken as a static body carries its own world scale into the frame
@@ -160,7 +160,7 @@ class BodyIndex:
             diagnostics.append(Diagnostic(
                 "info", joint_path,
                 f"physics:body{side} targets {target} inside body {body}: its frame is lifted into the body",
-                "target-child-prim"))
+                "target-child-prim", attribute=f"physics:body{side}"))
         return ResolvedSide(body, target, Pose(_scaled(lifted_position, scale), lifted_quat), tuple(diagnostics))
 
 

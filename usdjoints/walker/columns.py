@@ -346,7 +346,7 @@ def value_diagnostics(path: str, raw: RawColumns) -> list:
             what = f"{name} is authored as {value.authored_type}, the schema declares {value.declared_type}"
             if value.reason != WRONG_TYPE:
                 what = f"{what} ({value.reason})"
-            out.append(Diagnostic("error", path, f"{what}: {effect}", "invalid-value-type"))
+            out.append(Diagnostic("error", path, f"{what}: {effect}", "invalid-value-type", attribute=name))
     return out
 
 

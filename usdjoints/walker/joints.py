@@ -88,23 +88,24 @@ def _authoring_diagnostics(path: str, raw: RawColumns, columns) -> tuple[Diagnos
     for name, targets in raw.targets.items():
         if len(targets) > 1:
             diagnostics.append(Diagnostic("warning", path, f"{name} has several targets: consumers read only the "
-                                          "first", "several-targets"))
+                                          "first", "several-targets", attribute=name))
     for name in ("physics:localPos0", "physics:localPos1", "physics:localRot0", "physics:localRot1"):
         resolved = columns[name]
         if not resolved.authored or resolved.value is None:
             continue
         if not all(math.isfinite(c) for c in resolved.value):
             diagnostics.append(Diagnostic("error", path, f"{name} = {resolved.value} is not finite: "
-                                          "consumers produce an undefined frame", "non-finite"))
+                                          "consumers produce an undefined frame", "non-finite",
+                                          attribute=name))
         elif name.startswith("physics:localRot"):
             norm = sum(c * c for c in resolved.value) ** 0.5
             if abs(norm - 1.0) > 1e-3:
                 diagnostics.append(Diagnostic("warning", path, f"{name} has norm {norm:.6g}: consumers normalise it",
-                                              "non-unit-quaternion"))
+                                              "non-unit-quaternion", attribute=name))
     for name in extra_physics_columns(raw.authored, columns):
         if name in MISSPELT_COUPLING_RELATIONSHIPS:
             diagnostics.append(Diagnostic("error", path, f"{name} is no schema relationship: consumers ignore it",
-                                          "unknown-coupling-relationship"))
+                                          "unknown-coupling-relationship", attribute=name))
     return tuple(diagnostics)
 
 
@@ -142,7 +143,7 @@ def finish_joint(record: JointRecord, articulation: Optional[int],
         body0_target=record.side0.target, body1_target=record.side1.target,
         local_pose0=record.side0.pose, local_pose1=record.side1.pose, axis=axis_token,
         limits=limits, drives=drives, coupling=coupling or (mimics[0] if mimics else None), mimics=mimics,
-        states=states, columns=columns,
+        states=states, columns=columns, applied_schemas=tuple(sorted(record.applied)),
     )
     return joint, tuple(diagnostics)
 
@@ -156,10 +157,11 @@ def _coupling(record: JointRecord, consumer: str):
         ratio = float(columns["physics:ratio"].value)
         if hinge is None or prismatic is None:
             notes.append(Diagnostic("error", record.path, "rack-and-pinion without physics:hinge or "
-                                    "physics:prismatic: PhysX creates no joint", "coupling-missing-relationship"))
+                                    "physics:prismatic: PhysX creates no joint", "coupling-missing-relationship",
+                                    attribute="physics:hinge" if hinge is None else "physics:prismatic"))
         if ratio == 0.0:
             notes.append(Diagnostic("error", record.path, "physics:ratio is 0: the pinion never moves",
-                                    "coupling-zero-ratio"))
+                                    "coupling-zero-ratio", attribute="physics:ratio"))
         return RackAndPinionCoupling(ratio, hinge, prismatic), tuple(notes)
     if record.type == "gear":
         hinge0 = columns["physics:hinge0"].value
@@ -167,10 +169,11 @@ def _coupling(record: JointRecord, consumer: str):
         ratio = float(columns["physics:gearRatio"].value)
         if hinge0 is None or hinge1 is None:
             notes.append(Diagnostic("error", record.path, "gear without physics:hinge0 or physics:hinge1: "
-                                    "PhysX creates no gear", "coupling-missing-relationship"))
+                                    "PhysX creates no gear", "coupling-missing-relationship",
+                                    attribute="physics:hinge0" if hinge0 is None else "physics:hinge1"))
         if ratio == 0.0:
             notes.append(Diagnostic("error", record.path, "physics:gearRatio is 0: the second hinge never moves",
-                                    "coupling-zero-ratio"))
+                                    "coupling-zero-ratio", attribute="physics:gearRatio"))
         return GearCoupling(ratio, hinge0, hinge1), tuple(notes)
     if JOINT_TYPE_BY_SCHEMA.get(record.schema_type) in ("rack_and_pinion", "gear"):
         # a consumer that reads the coupling schema as another joint type does not see the coupling

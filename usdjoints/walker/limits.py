@@ -59,13 +59,15 @@ def _one_sided_revolute(low, high, enabled, profile, in_articulation, path, diag
     who = profile.title
     if policy == DISABLE:
         diagnostics.append(Diagnostic(
-            "warning", path, f"revolute limit has one finite bound: {who} calls it disabled", "one-sided-limit"))
+            "warning", path, f"revolute limit has one finite bound: {who} calls it disabled", "one-sided-limit",
+            attribute="physics:lowerLimit"))
         return low, high, False
     if policy == LOCK:
         diagnostics.append(Diagnostic(
             "error", path,
             f"revolute limit [{low}, {high}] has one infinite bound inside an articulation: {who} rejects it "
-            "(lowLimit must be <= highLimit) and locks the hinge at [0, 0]", "locked-hinge"))
+            "(lowLimit must be <= highLimit) and locks the hinge at [0, 0]", "locked-hinge",
+            attribute="physics:upperLimit" if high == float("inf") else "physics:lowerLimit"))
         return 0.0, 0.0, True
     if policy == CLAMP:
         clamp = profile.standalone_revolute_clamp
@@ -73,7 +75,8 @@ def _one_sided_revolute(low, high, enabled, profile, in_articulation, path, diag
         clamped_high = high if is_bound(high, True) else clamp
         diagnostics.append(Diagnostic(
             "warning", path, f"revolute limit has one infinite bound: {who} clamps it to "
-            f"[{clamped_low}, {clamped_high}] deg", "one-sided-limit"))
+            f"[{clamped_low}, {clamped_high}] deg", "one-sided-limit",
+            attribute="physics:lowerLimit"))
         return clamped_low, clamped_high, True
     return low, high, enabled
 

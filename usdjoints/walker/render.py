@@ -27,9 +27,11 @@ def walk_json(description: StageDescription) -> dict[str, Any]:
         },
         "bodies": [
             {"path": b.path, "dynamic": b.dynamic, "kinematic": b.kinematic, "enabled": b.enabled,
-             "world_pose": pose_json(b.world_pose), "world_scale": list(b.world_scale), "mirrored": b.mirrored}
+             "world_pose": pose_json(b.world_pose), "world_scale": list(b.world_scale), "mirrored": b.mirrored,
+             **({"mass": mass_json(description.masses[b.path])} if b.path in description.masses else {})}
             for b in description.bodies
         ],
+        **scene_and_colliders_json(description),
         "articulations": [
             {"root": a.root, "fixed_base": a.fixed_base, "base": a.base, "links": list(a.links),
              "joints": list(a.joints), "loop_joints": list(a.loop_joints), "anchor_joints": list(a.anchor_joints),
@@ -38,7 +40,8 @@ def walk_json(description: StageDescription) -> dict[str, Any]:
         ],
         "joints": [joint_json(j) for j in description.joints],
         "diagnostics": [
-            {"severity": d.severity, "prim": d.prim, "message": d.message, "code": d.code}
+            {"severity": d.severity, "prim": d.prim, "message": d.message, "code": d.code,
+             **({"attribute": d.attribute} if d.attribute else {}), **({"related": list(d.related)} if d.related else {})}
             for d in description.diagnostics
         ],
     }
@@ -74,7 +77,44 @@ def joint_json(joint: JointDesc) -> dict[str, Any]:
                     "gearing": m.gearing, "offset": m.offset} for m in joint.mimics],
         "states": [{"dof": s.dof, "position": s.position.value, "velocity": s.velocity.value} for s in joint.states],
         "columns": {name: resolved_json(value) for name, value in joint.columns.items()},
+        "applied_schemas": list(joint.applied_schemas),
     }
+
+
+def mass_json(mass) -> dict[str, Any]:
+    return {"mass": mass.mass, "center_of_mass": list(mass.center_of_mass),
+            "inertia": [list(row) for row in mass.inertia], "source": mass.source,
+            "inertia_source": mass.inertia_source, "colliders": list(mass.colliders)}
+
+
+def scene_and_colliders_json(description: StageDescription) -> dict[str, Any]:
+    """The scene, the colliders and the collision filters (absent from descriptions built by hand)."""
+    out: dict[str, Any] = {}
+    scene = description.scene
+    if scene is not None:
+        out["scene"] = {"path": scene.path, "gravity": list(scene.gravity), "scenes": list(scene.scenes),
+                        "columns": {"physics:gravityDirection": resolved_json(scene.direction),
+                                    "physics:gravityMagnitude": resolved_json(scene.magnitude)}}
+    out["colliders"] = [
+        {"path": c.path, "shape": c.shape, "body": c.body, "enabled": c.enabled,
+         "world_pose": pose_json(c.world_pose), "world_scale": list(c.world_scale),
+         "body_pose": pose_json(c.body_pose), "body_scale": list(c.body_scale),
+         "radius": c.radius, "height": c.height, "size": c.size, "axis": c.axis,
+         "extent": None if c.extent is None else [list(c.extent[0]), list(c.extent[1])],
+         "material": {"path": c.material.path, "dynamic_friction": c.material.dynamic_friction,
+                      "static_friction": c.material.static_friction, "restitution": c.material.restitution,
+                      "density": c.material.density},
+         "group": c.group}
+        for c in description.colliders
+    ]
+    filters = description.collision_filters
+    out["collision_filters"] = {
+        "filtered_pairs": [list(pair) for pair in filters.filtered_pairs],
+        "groups": {group: list(named) for group, named in filters.groups.items()},
+        "inverted": filters.inverted,
+        "self_collisions": dict(filters.self_collisions),
+    }
+    return out
 
 
 def pose_json(pose: Pose) -> dict[str, list[float]]:

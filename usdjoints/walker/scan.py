@@ -27,12 +27,18 @@ class StageScan:
     root_is_joint: dict = field(default_factory=dict)
     body_order: list = field(default_factory=list)
     diagnostics: list = field(default_factory=list)
+    scenes: list = field(default_factory=list)  # PhysicsScene paths, stage order
+    collision_groups: list = field(default_factory=list)  # PhysicsCollisionGroup paths
+    filtering: list = field(default_factory=list)  # prims with PhysicsFilteredPairsAPI
+    collider_order: list = field(default_factory=list)  # PhysicsCollisionAPI prims, stage order
+    mass_stand_ins: set = field(default_factory=set)  # bodies with customData usdjoints:massStandIn
 
 
 def scan_stage(stage) -> StageScan:
     from pxr import Usd, UsdPhysics
 
     joint_schema = UsdPhysics.Joint
+    scene_schema, group_schema = UsdPhysics.Scene, UsdPhysics.CollisionGroup
     signatures = Signatures(stage)
     neutral = ColumnView(signatures, "usdjoints")  # body flags resolve the same for every consumer
     scan = StageScan(stage, signatures, BodyIndex(stage))
@@ -42,9 +48,14 @@ def scan_stage(stage) -> StageScan:
         kind = type_cache.get(type_name)
         if kind is None:
             schema_type = prim.GetPrimTypeInfo().GetSchemaType()
-            kind = (bool(type_name) and prim.IsA(joint_schema), schema_type.isUnknown or not type_name)
+            kind = (bool(type_name) and prim.IsA(joint_schema), schema_type.isUnknown or not type_name,
+                    bool(type_name) and prim.IsA(scene_schema), bool(type_name) and prim.IsA(group_schema))
             type_cache[type_name] = kind
-        is_joint, untyped = kind
+        is_joint, untyped, is_scene, is_group = kind
+        if is_scene:
+            scan.scenes.append(str(prim.GetPath()))
+        elif is_group:
+            scan.collision_groups.append(str(prim.GetPath()))
         applied = tuple(prim.GetAppliedSchemas())
         if is_joint:
             path = str(prim.GetPath())
@@ -62,8 +73,13 @@ def scan_stage(stage) -> StageScan:
             scan.diagnostics.extend(value_diagnostics(str(prim.GetPath()), raw))
             scan.bodies.add_body(prim, raw, neutral.columns(raw))
             scan.body_order.append(str(prim.GetPath()))
+            if prim.GetCustomDataByKey("usdjoints:massStandIn"):
+                scan.mass_stand_ins.add(str(prim.GetPath()))
         if "PhysicsCollisionAPI" in applied:
             scan.bodies.add_collider(prim)
+            scan.collider_order.append(str(prim.GetPath()))
+        if "PhysicsFilteredPairsAPI" in applied:
+            scan.filtering.append(str(prim.GetPath()))
         if "PhysicsArticulationRootAPI" in applied:
             scan.roots.append(str(prim.GetPath()))
     for path, reason in scan.bodies.transform_errors.items():

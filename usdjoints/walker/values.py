@@ -1,4 +1,4 @@
-"""Values the model reads from prims outside the walker's joint contract (collider shapes, the
+"""Values the walker reads from prims outside its joint contract (collider shapes, materials, the
 physics scene), with the walker's decision on each (usdjoints/walker/columns.py,
 tests/walker/test_wrong_types.py): a value authored with another value type than the schema
 declares, of another shape, or one USD cannot read, reads as the schema fallback (OpenUSD's
@@ -7,7 +7,7 @@ fallback."""
 from __future__ import annotations
 
 from ..descriptors import Diagnostic
-from ..walker.columns import BLOCKED, ColumnInfo, Invalid, RawColumns, _read_value, to_python, value_diagnostics
+from .columns import BLOCKED, ColumnInfo, Invalid, RawColumns, _read_value, to_python, value_diagnostics
 
 
 class SchemaValues:

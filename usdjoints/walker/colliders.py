@@ -1,0 +1,165 @@
+"""Colliders (PhysicsCollisionAPI prims) with their shapes and materials, and the collision
+filters of a stage: read once per stage, whatever the consumer.
+
+Dimensions are read as the walker reads values (``values.SchemaValues``): a wrongly typed one is
+the schema fallback, with an ``invalid-value-type`` error. The material is the PhysicsMaterialAPI
+bound for physics (``material:binding:physics``, else ``material:binding``) on the collider or
+an ancestor; without one, PhysX's default material (friction 0.5, restitution 0). A collider
+belongs to the nearest rigid body at or above it.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..descriptors import CollisionFilters, ColliderDesc, Diagnostic, MaterialDesc, Pose
+from .values import SchemaValues
+
+DEFAULT_FRICTION = 0.5  # PhysX's default material
+DEFAULT_RESTITUTION = 0.0
+_SHAPES = {"Sphere": "sphere", "Capsule": "capsule", "Cube": "cube", "Cylinder": "cylinder", "Cone": "cone",
+           "Plane": "plane", "Mesh": "mesh", "Points": "points"}
+_DEFAULT_MATERIAL = MaterialDesc(None, DEFAULT_FRICTION, DEFAULT_FRICTION, DEFAULT_RESTITUTION, 0.0)
+
+
+def shape_axis(prim, values: SchemaValues) -> str:
+    """A capsule's, cylinder's or plane's axis token; one outside X, Y, Z (allowedTokens) reads as
+    the schema fallback Z, as a wrongly typed value does, with an ``invalid-value-type`` error."""
+    axis = values.value(prim, "axis")
+    if axis in ("X", "Y", "Z"):
+        return axis
+    values.diagnostics.append(Diagnostic(
+        "error", str(prim.GetPath()), f"axis is {axis!r}, not one of X, Y, Z: usdjoints reads the fallback Z",
+        "invalid-value-type", attribute="axis"))
+    values.record(prim, "axis", "Z")
+    return "Z"
+
+
+def read_colliders(stage, collider_paths, body_paths, cache, values: SchemaValues) -> tuple[ColliderDesc, ...]:
+    """Every collider of ``collider_paths`` (stage order), owned by the nearest of ``body_paths``."""
+    from pxr import Gf, UsdPhysics
+
+    from .bodies import local_to_world
+
+    out = []
+    for path in collider_paths:
+        prim = stage.GetPrimAtPath(path)
+        owner = prim
+        while owner and owner.GetPath().pathString != "/" and owner.GetPath().pathString not in body_paths:
+            owner = owner.GetParent()
+        body = owner.GetPath().pathString if owner and owner.GetPath().pathString in body_paths else None
+        world = local_to_world(cache, prim)
+        world_pose, world_scale = _decompose(Gf.Transform(world))
+        if body is not None:
+            relative = world * local_to_world(cache, stage.GetPrimAtPath(body)).GetInverse()
+            body_pose, body_scale = _decompose(Gf.Transform(relative))
+        else:
+            body_pose, body_scale = world_pose, world_scale
+        enabled = bool(UsdPhysics.CollisionAPI(prim).GetCollisionEnabledAttr().Get())
+        shape = _SHAPES.get(prim.GetTypeName(), prim.GetTypeName().lower() or "untyped")
+        radius = height = size = axis = extent = None
+        if shape in ("sphere", "capsule", "cylinder", "cone"):
+            radius = _number(values.value(prim, "radius"))
+        if shape in ("capsule", "cylinder", "cone"):
+            height = _number(values.value(prim, "height"))
+        if shape in ("capsule", "cylinder", "cone", "plane"):
+            axis = shape_axis(prim, values)
+        if shape == "cube":
+            size = _number(values.value(prim, "size"))
+        if shape not in ("sphere", "capsule", "cube", "plane"):
+            extent = _extent(prim)
+        out.append(ColliderDesc(path, shape, body, enabled, world_pose, world_scale, body_pose, body_scale,
+                                radius, height, size, axis, extent, _material(prim, values)))
+    return tuple(out)
+
+
+def _number(value) -> Optional[float]:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _decompose(transform) -> tuple[Pose, tuple[float, float, float]]:
+    q = transform.GetRotation().GetQuat()
+    imaginary = q.GetImaginary()
+    pose = Pose(tuple(float(c) for c in transform.GetTranslation()),
+                (float(q.GetReal()), float(imaginary[0]), float(imaginary[1]), float(imaginary[2])))
+    return pose, tuple(abs(float(c)) for c in transform.GetScale())
+
+
+def _extent(prim):
+    """An authored extent, else the one the prim's own attributes give (a cylinder's radius and
+    height), else the bounds of its points: the schema's fallback extent is a 2 m cube whatever
+    the shape's size."""
+    from pxr import Usd, UsdGeom
+
+    if not prim.IsA(UsdGeom.Boundable):
+        return None
+    attribute = UsdGeom.Boundable(prim).GetExtentAttr()
+    extent = attribute.Get() if attribute.HasAuthoredValue() else None
+    if extent is None:
+        extent = UsdGeom.Boundable.ComputeExtentFromPlugins(UsdGeom.Boundable(prim), Usd.TimeCode.Default())
+        extent = list(extent) if extent is not None and len(extent) == 2 else None
+    if extent is None and prim.IsA(UsdGeom.PointBased):
+        points = UsdGeom.PointBased(prim).GetPointsAttr().Get()
+        if points:
+            xs, ys, zs = zip(*((float(p[0]), float(p[1]), float(p[2])) for p in points))
+            extent = [(min(xs), min(ys), min(zs)), (max(xs), max(ys), max(zs))]
+    if extent is None or len(extent) != 2:
+        return None
+    return tuple(float(c) for c in extent[0]), tuple(float(c) for c in extent[1])
+
+
+def _material(prim, values: SchemaValues) -> MaterialDesc:
+    from pxr import UsdPhysics
+
+    while prim and prim.GetPath().pathString != "/":
+        for name in ("material:binding:physics", "material:binding"):
+            rel = prim.GetRelationship(name)
+            targets = rel.GetTargets() if rel else []
+            if targets:
+                material = prim.GetStage().GetPrimAtPath(targets[0])
+                if material and material.HasAPI(UsdPhysics.MaterialAPI):
+                    return MaterialDesc(material.GetPath().pathString,
+                                        float(values.value(material, "physics:dynamicFriction")),
+                                        float(values.value(material, "physics:staticFriction")),
+                                        float(values.value(material, "physics:restitution")),
+                                        float(values.value(material, "physics:density")))
+        prim = prim.GetParent()
+    return _DEFAULT_MATERIAL
+
+
+def _bool_attribute(prim, *names, default: bool) -> bool:
+    for name in names:
+        attribute = prim.GetAttribute(name) if prim else None
+        if attribute and attribute.HasAuthoredValue():
+            return bool(attribute.Get())
+    return default
+
+
+def read_filters(stage, colliders: list[ColliderDesc], scenes, groups, filtering, roots):
+    """(colliders with their first collision group, the stage's CollisionFilters)."""
+    import dataclasses
+
+    from pxr import Sdf, Usd, UsdPhysics
+
+    inverted = any(_bool_attribute(stage.GetPrimAtPath(p), "physxScene:invertCollisionGroupFilter", default=False)
+                   for p in scenes)
+    named, first = {}, {}
+    for group in groups:
+        prim = stage.GetPrimAtPath(group)
+        rel = UsdPhysics.CollisionGroup(prim).GetFilteredGroupsRel()
+        named[group] = tuple(t.pathString for t in (rel.GetTargets() if rel else []))
+        query = Usd.CollectionAPI(prim, "colliders").ComputeMembershipQuery()
+        for collider in colliders:
+            if collider.path not in first and query.IsPathIncluded(collider.path):
+                first[collider.path] = group
+    pairs = []
+    for path in filtering:
+        rel = stage.GetPrimAtPath(path).GetRelationship("physics:filteredPairs")
+        for target in (rel.GetTargets() if rel else []):
+            pairs.append((path, Sdf.Path(target).pathString))
+    self_collisions = {root: _bool_attribute(stage.GetPrimAtPath(root), "physxArticulation:enabledSelfCollisions",
+                                             "newton:selfCollisionEnabled", default=True) for root in roots}
+    colliders = [dataclasses.replace(c, group=first.get(c.path)) for c in colliders]
+    return tuple(colliders), CollisionFilters(tuple(pairs), named, inverted, self_collisions)

@@ -1,0 +1,177 @@
+"""Each body's mass properties as each consumer resolves them, in SI units.
+
+PhysX and usdjoints: PhysicsMassAPI values win where authored (mass, centre of mass, diagonal
+inertia with its principal axes); what is missing is computed from the body's colliders (cube,
+sphere, capsule, cylinder) at the body's physics:density, else PhysX's default density of
+1000 kg/m^3. What nothing gives a body PhysX makes up (measured with ovphysx 0.7 on a metres
+stage, tests/sim/test_default_mass.py; ../shared/reference/FACTS.md): a body with no mass and no
+collider weighs 1 (stage mass unit) and falls under gravity; a body without rotational inertia
+(none authored, no collider to derive it from) gets that of a solid sphere of radius 0.1 m,
+2/5 m r^2. An authored diagonal inertia of (0, 0, 0), the schema's fallback, counts as not
+authored, as PhysX reads it (measured: 0.01328 for m = 2 on a 0.2 m cube, m s^2 / 6 = 0.01333;
+0.00795 with no collider; tests/sim/test_zero_inertia_physx.py). OpenUSD's parser computes no mass: its reading is the
+authored values alone (``unset`` where none).
+
+A collider whose volume is not a finite positive number gives its body no mass, with a
+``collider-no-mass`` warning. Values that overflow in SI units stay non-finite here: the model
+builder refuses them, naming the body.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from ..descriptors import ColliderDesc, Diagnostic, MassDesc
+from ..provenance import Resolved
+from .scene import COMPUTES_NO_MASS
+
+DEFAULT_DENSITY = 1000.0  # [kg/m^3], PhysX's default when neither body nor material gives one
+DEFAULT_MASS = 1.0  # [stage mass units], PhysX's mass for a body nothing gives one
+DEFAULT_SPHERE_RADIUS = 0.1  # [m], the "small sphere" whose inertia PhysX gives a body without one
+
+
+def quat_to_matrix(q) -> np.ndarray:
+    """Rotation matrix of a quaternion (w, x, y, z), normalised first (as model/rotation.py)."""
+    w, x, y, z = (float(c) for c in q)
+    n = math.sqrt(w * w + x * x + y * y + z * z) or 1.0
+    w, x, y, z = w / n, x / n, y / n, z / n
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+    ])
+
+
+def resolve(path, columns, colliders, consumer, mpu, kpu, stand_in) -> MassDesc:
+    """One body's MassDesc (``colliders``: the colliders it owns)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _resolve(path, columns, colliders, consumer, np.float64(mpu), np.float64(kpu), stand_in)
+
+
+def collider_volume_diagnostics(colliders: tuple[ColliderDesc, ...], meters_per_unit: float) -> list[Diagnostic]:
+    """A ``collider-no-mass`` warning for each body collider whose volume is no finite positive
+    number (it gives its body no mass)."""
+    notes = []
+    with np.errstate(over="ignore", invalid="ignore"):
+        for collider in colliders:
+            if collider.body is None:
+                continue
+            solid = _solid(collider, np.array(collider.body_scale, dtype=float) * np.float64(meters_per_unit))
+            if solid is None:
+                continue
+            volume, inertia_per_mass = solid
+            if not (np.isfinite(volume) and volume > 0.0 and np.all(np.isfinite(inertia_per_mass))):
+                notes.append(Diagnostic(
+                    "warning", collider.path, f"collider volume is {float(volume):g} m^3 (its size, radius or "
+                    "height is zero, negative, not finite or too large): it gives its body no mass",
+                    "collider-no-mass"))
+    return notes
+
+
+def _vec(matrix) -> tuple:
+    return tuple(tuple(float(c) for c in row) for row in np.asarray(matrix))
+
+
+def _resolve(path, columns: Mapping[str, Resolved], colliders, consumer, mpu, kpu, stand_in) -> MassDesc:
+    authored_mass = float(columns["physics:mass"].value) if "physics:mass" in columns else 0.0
+    com_authored = "physics:centerOfMass" in columns and columns["physics:centerOfMass"].authored
+    diag_authored = "physics:diagonalInertia" in columns and columns["physics:diagonalInertia"].authored
+    authored_diagonal = tuple(float(c) for c in columns["physics:diagonalInertia"].value) if diag_authored else None
+    if diag_authored:
+        diagonal = np.array(columns["physics:diagonalInertia"].value, dtype=float) * kpu * mpu ** 2
+        axes = quat_to_matrix(columns["physics:principalAxes"].value) if "physics:principalAxes" in columns \
+            else np.eye(3)
+        authored_inertia = axes @ np.diag(diagonal) @ axes.T
+    com = np.array(columns["physics:centerOfMass"].value, dtype=float) * mpu if com_authored else np.zeros(3)
+    if consumer in COMPUTES_NO_MASS:  # the parser reports what is authored and computes nothing
+        mass = authored_mass * kpu
+        inertia = authored_inertia if diag_authored else np.zeros((3, 3))
+        return MassDesc(float(mass), tuple(float(c) for c in com), _vec(inertia),
+                        "authored" if authored_mass > 0.0 else "unset", "authored" if diag_authored else "unset",
+                        (), authored_diagonal, stand_in)
+    density = float(columns["physics:density"].value) if "physics:density" in columns else 0.0
+    density_si = density * kpu / mpu ** 3 if density > 0 else DEFAULT_DENSITY
+    shape_mass, shape_com, shape_inertia, used = _shapes(colliders, mpu, density_si)
+    mass = authored_mass * kpu
+    source = "authored"
+    if not mass > 0.0:
+        mass, source = shape_mass, ("density" if density > 0 else "shapes")
+    if not com_authored:
+        com = shape_com
+    diag_authored = diag_authored and any(float(c) != 0.0 for c in authored_diagonal)  # PhysX: zero = unset
+    if diag_authored:
+        inertia, inertia_source = authored_inertia, "authored"
+    elif shape_mass > 0.0:
+        inertia, inertia_source = shape_inertia * (mass / shape_mass), "shapes"
+    else:
+        inertia, inertia_source = np.zeros((3, 3)), "shapes"
+    if not mass > 0.0:
+        mass, source = DEFAULT_MASS * kpu, "default"
+    if not diag_authored and not np.trace(inertia) > 0.0:  # an authored nonzero inertia is kept
+        inertia, inertia_source = np.eye(3) * (0.4 * mass * DEFAULT_SPHERE_RADIUS ** 2), "default"
+    return MassDesc(float(mass), tuple(float(c) for c in com), _vec(inertia), source, inertia_source,
+                    used, authored_diagonal, stand_in)
+
+
+def _shapes(colliders, mpu, density):
+    """Total mass [kg], com [m] and inertia about that com [kg m^2] of a body's colliders."""
+    parts, used = [], []
+    for collider in colliders:
+        scale = np.array(collider.body_scale, dtype=float)
+        rotation = quat_to_matrix(collider.body_pose.orientation)
+        centre = np.array(collider.body_pose.position, dtype=float) * mpu
+        solid = _solid(collider, scale * mpu)
+        if solid is None:
+            continue
+        volume, inertia_per_mass = solid
+        if not (np.isfinite(volume) and volume > 0.0 and np.all(np.isfinite(inertia_per_mass))):
+            continue  # collider-no-mass (collider_volume_diagnostics)
+        m = volume * density
+        parts.append((m, centre, rotation @ (inertia_per_mass * m) @ rotation.T))
+        used.append(collider.path)
+    total = sum(p[0] for p in parts)
+    if total <= 0.0:
+        return 0.0, np.zeros(3), np.zeros((3, 3)), ()
+    com = sum(p[0] * p[1] for p in parts) / total
+    inertia = np.zeros((3, 3))
+    for m, centre, inertia_c in parts:
+        d = centre - com
+        inertia += inertia_c + m * (float(d @ d) * np.eye(3) - np.outer(d, d))
+    return total, com, inertia, tuple(used)
+
+
+def _solid(collider: ColliderDesc, scale: np.ndarray):
+    """(volume [m^3], inertia per unit mass [m^2] about the centre, shape axes) of a primitive."""
+    def number(value):
+        return np.float64(value if value is not None else np.nan)
+
+    if collider.shape == "cube":
+        a, b, c = number(collider.size) * scale
+        return a * b * c, np.diag([(b * b + c * c), (a * a + c * c), (a * a + b * b)]) / 12.0
+    if collider.shape == "sphere":
+        r = number(collider.radius) * scale.max()
+        return 4.0 / 3.0 * np.pi * r ** 3, np.eye(3) * 0.4 * r * r
+    if collider.shape in ("capsule", "cylinder"):
+        axis = "XYZ".index(collider.axis or "Z")
+        others = [k for k in range(3) if k != axis]
+        r = number(collider.radius) * scale[others].max()
+        h = number(collider.height) * scale[axis]
+        if collider.shape == "cylinder":
+            volume = np.pi * r * r * h
+            along = 0.5 * r * r
+            across = (3 * r * r + h * h) / 12.0
+        else:
+            cylinder = np.pi * r * r * h
+            caps = 4.0 / 3.0 * np.pi * r ** 3
+            volume = cylinder + caps
+            if not (np.isfinite(volume) and volume > 0.0):
+                return volume, np.eye(3)
+            along = (cylinder * 0.5 * r * r + caps * 0.4 * r * r) / volume
+            across = (cylinder * (3 * r * r + h * h) / 12.0
+                      + caps * (0.4 * r * r + h * h / 4.0 + 3.0 * h * r / 8.0)) / volume
+        diagonal = np.full(3, across)
+        diagonal[axis] = along
+        return volume, np.diag(diagonal)
+    return None
