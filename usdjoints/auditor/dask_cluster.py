@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from typing import Iterator, Optional
+from typing import Iterator
 
 from ..errors import UsageError
 
@@ -72,26 +72,17 @@ class WarmUp(_WorkerPlugin):
     """Imports usdjoints (the PhysX schemas) in each worker when it joins the cluster, and tells
     the stage watchdog that it runs in a Dask worker (see ``batch.mark_worker_process``).
 
-    ``work_threads`` caps OpenUSD's own threads per worker (``local:N``: the machine's cores
-    shared by the N workers). With one thread per core already busy with a stage, OpenUSD's
-    helper threads only wait and spin: they took 3-6 % of a worker's CPU on small stages
-    (per-thread CPU, 100 stages), for no stage done sooner. Remote workers are left as started.
+    OpenUSD's own thread count is left alone: ``Work.SetConcurrencyLimit(1)`` saved 3-6 % of a
+    worker's CPU on small stages, but lost wall time on a loaded machine (see ``worker_init``).
     """
 
     name = "usdjoints-warm-up"
-
-    def __init__(self, work_threads: Optional[int] = None):
-        self.work_threads = work_threads
 
     def setup(self, worker) -> None:
         from .batch import mark_worker_process, worker_init
 
         worker_init()
         mark_worker_process(worker)
-        if self.work_threads:
-            from pxr import Work
-
-            Work.SetConcurrencyLimit(self.work_threads)
 
 
 @contextlib.contextmanager
@@ -130,9 +121,8 @@ def dask_executor(address: str) -> Iterator[object]:
             except TimeoutError as error:
                 raise UsageError(f"--scheduler {address}: the scheduler has had no workers for {wait_s:g} s; "
                                  f"start some with `dask worker {address}`") from error
-        work_threads = max(1, (os.cpu_count() or 1) // n_workers) if local else None
         try:
-            client.register_plugin(WarmUp(work_threads))
+            client.register_plugin(WarmUp())
         except Exception as error:  # e.g. a worker without usdjoints cannot unpickle the plugin
             raise UsageError(f"--scheduler {address}: the workers cannot import usdjoints "
                              f"({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}); "
