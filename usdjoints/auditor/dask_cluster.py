@@ -73,7 +73,8 @@ class WarmUp(_WorkerPlugin):
     the stage watchdog that it runs in a Dask worker (see ``batch.mark_worker_process``).
 
     OpenUSD's own thread count is left alone: ``Work.SetConcurrencyLimit(1)`` saved 3-6 % of a
-    worker's CPU on small stages, but lost wall time on a loaded machine (see ``worker_init``).
+    worker's CPU on small stages, but it halved local workers' throughput (see ``worker_init``)
+    and the one benchmark round of Dask with it ran at a third of the local rate.
     """
 
     name = "usdjoints-warm-up"
