@@ -12,16 +12,28 @@ cluster give byte-identical output.
 Local runs use :class:`~usdjoints.auditor.pool.IsolatingProcessPool` (``--jobs 1`` too: a
 crashing stage must not take the command with it); Dask runs use a ``distributed.Client``'s
 executor (:mod:`usdjoints.auditor.dask_cluster`). Any other executor can be passed in.
+
+A stage that takes longer than the stage time limit (``--stage-timeout``, :data:`STAGE_TIMEOUT`
+seconds by default) is given up on and reported as ``timeout``; the task goes on with its next
+stage. A watchdog thread in the worker raises :class:`StageTimedOut` in the thread auditing the
+stage; a stage stuck outside Python (inside OpenUSD's C++) that does not come back within
+:data:`TIMEOUT_GRACE` seconds more ends its worker process instead (exit status
+:data:`TIMEOUT_EXIT`), and is then handled like a crash: the task's stages run again alone, and
+the one that runs out of time again alone is reported as ``timeout``. A cluster that has no
+worker left (each died, and no nanny restarted it) ends the batch with :class:`BatchError` after
+:func:`no_worker_wait` seconds instead of waiting for ever.
 """
 from __future__ import annotations
 
 import math
 import os
 import sys
+import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, Executor, wait
 from typing import Callable, Optional, Sequence
 
-from ..errors import UsdJointsError
+from ..errors import UsageError, UsdJointsError
 from .findings import AuditReport, StageFailure, merge_reports
 
 # Stages per task: enough to pay for a task's round trip (pickling, scheduling: ~1 ms locally,
@@ -30,6 +42,15 @@ from .findings import AuditReport, StageFailure, merge_reports
 # stage does not leave the other workers idle at the end.
 MAX_STAGES_PER_TASK = 64
 TASKS_PER_WORKER = 4
+# Seconds one stage may take (--stage-timeout; 0 or None: no limit). The largest stages the
+# benchmarks audit (10,000 joints) take a few seconds; five minutes is a stage that is stuck.
+STAGE_TIMEOUT = 300.0
+# Seconds past the limit (at most the limit again) for a stage's thread to come back to Python
+# before its process is ended.
+TIMEOUT_GRACE = 5.0
+TIMEOUT_EXIT = 124  # a worker process ended for the time limit exits with this status (as timeout(1))
+NO_WORKER_WAIT = 30.0  # seconds a cluster may have no worker at all (USDJOINTS_WORKER_WAIT overrides)
+POLL_S = 1.0  # how often the driver looks at the cluster while no task finishes
 
 
 class BatchError(UsdJointsError):
@@ -42,7 +63,8 @@ def audit_many(paths: Sequence[str], consumers: Sequence[str], rule_ids: Optiona
                strict: bool = False, jobs: int = 1, progress: Optional[bool] = None,
                executor: Optional[Executor] = None, strict_inputs: bool = False,
                stages_per_task: Optional[int] = None,
-               on_progress: Optional[Callable[[int, int], None]] = None) -> AuditReport:
+               on_progress: Optional[Callable[[int, int], None]] = None,
+               stage_timeout: Optional[float] = STAGE_TIMEOUT) -> AuditReport:
     """One combined report over ``paths``; stages that cannot be audited become failures.
 
     ``executor`` runs the tasks (any object with ``submit(fn, *args) -> Future``: a
@@ -50,7 +72,12 @@ def audit_many(paths: Sequence[str], consumers: Sequence[str], rule_ids: Optiona
     worker processes of an :class:`IsolatingProcessPool` do. ``progress`` draws a bar with rate
     and ETA on stderr (default: when stderr is a terminal); ``on_progress(done, total)`` is called
     instead when given. ``strict_inputs`` makes any failure exit 2 (see ``AuditReport.exit_code``).
+    ``stage_timeout`` is the time limit of one stage in seconds (``None`` or 0: none); a stage that
+    runs out of it is a ``timeout`` failure. The limit is enforced in the process that audits the
+    stage; only a worker process is ended for a stage stuck outside Python.
     """
+    if stage_timeout is not None and not stage_timeout >= 0:
+        raise UsageError("the stage time limit must be a number of seconds >= 0")
     consumers = tuple(consumers)
     rule_ids = tuple(rule_ids) if rule_ids else None
     names = [os.fspath(p) for p in paths]
@@ -67,7 +94,8 @@ def audit_many(paths: Sequence[str], consumers: Sequence[str], rule_ids: Optiona
     workers = max(1, jobs) if own else executor_width(executor)
     size = stages_per_task or task_size(len(stages), workers)
     try:
-        reports = _run(executor, stages, size, (consumers, rule_ids, strict), reporter)
+        limit = None if not stage_timeout or math.isinf(stage_timeout) else float(stage_timeout)
+        reports = _run(executor, stages, size, (consumers, rule_ids, strict, limit), reporter)
     except BaseException:
         if own:
             executor.shutdown(wait=False, cancel_futures=True)
@@ -105,8 +133,13 @@ def _run(executor: Executor, stages, size: int, options: tuple, reporter) -> lis
     for start in range(0, len(stages), size):
         submit(tuple(range(start, min(start + size, len(stages)))), False)
     done_count = 0
+    watch = _WorkerWatch(executor, pending, stages)
     while pending:
-        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+        finished, _ = wait(pending, timeout=watch.poll, return_when=FIRST_COMPLETED)
+        if not finished:
+            watch.check()
+            continue
+        watch.since = None
         for future in finished:
             indices, retry = pending.pop(future)
             error = future.exception()
@@ -123,14 +156,76 @@ def _run(executor: Executor, stages, size: int, options: tuple, reporter) -> lis
                     submit((index,), True)
             else:
                 name = stages[indices[0]][0]
-                reports[indices[0]] = _failure_report(
-                    name, options[0], options[2], "crashed",
-                    f"{name}: the process auditing this stage died, and again when the stage was retried alone "
-                    f"(a crash inside OpenUSD, or out of memory); the stage was not audited")
+                if _ran_out_of_time(executor, error, name):
+                    reports[indices[0]] = _timeout_report(name, options[0], options[2], options[3])
+                else:
+                    reports[indices[0]] = _failure_report(
+                        name, options[0], options[2], "crashed",
+                        f"{name}: the process auditing this stage died, and again when the stage was retried alone "
+                        f"(a crash inside OpenUSD, or out of memory); the stage was not audited")
                 _log_death(name, error)
                 done_count += 1
                 reporter(done_count, len(stages))
     return reports  # type: ignore[return-value]
+
+
+def no_worker_wait() -> float:
+    """Seconds a cluster may have no worker before the batch gives up: ``USDJOINTS_WORKER_WAIT``
+    (a positive number) or :data:`NO_WORKER_WAIT`."""
+    value = os.environ.get("USDJOINTS_WORKER_WAIT")
+    if not value:
+        return NO_WORKER_WAIT
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0 or math.isinf(seconds):
+        raise UsageError(f"USDJOINTS_WORKER_WAIT={value!r}: expected a number of seconds > 0")
+    return seconds
+
+
+class _WorkerWatch:
+    """Ends a batch whose cluster has had no worker for :func:`no_worker_wait` seconds.
+
+    Only executors that say how many workers they have (``usdjoints_workers``, as the Dask one
+    does) are watched: a local pool replaces its dead processes itself.
+    """
+
+    def __init__(self, executor, pending: dict, stages):
+        self.count = getattr(executor, "usdjoints_workers", None)
+        self.poll = POLL_S if self.count is not None else None
+        self.limit = no_worker_wait() if self.count is not None else None
+        self.pending = pending
+        self.total = len(stages)
+        self.since: Optional[float] = None
+
+    def check(self) -> None:
+        try:
+            workers = self.count()
+        except Exception:  # the scheduler itself does not answer: as good as no workers
+            workers = 0
+        if workers:
+            self.since = None
+            return
+        now = time.monotonic()
+        if self.since is None:
+            self.since = now
+        elif now - self.since >= self.limit:
+            left = sum(len(indices) for indices, _ in self.pending.values())
+            raise BatchError(f"the Dask cluster has had no workers for {self.limit:g} s, {left} of {self.total} stages "
+                             f"not audited (a worker that dies without a nanny is not replaced: start workers with "
+                             f"`dask worker ADDRESS`, which keeps one)")
+
+
+def _ran_out_of_time(executor, error: BaseException, name: str) -> bool:
+    """Whether a worker that died alone with ``name`` was ended for the stage time limit: our pool
+    tells by the exit status, a Dask worker logs the stage to the scheduler first."""
+    from .pool import WorkerDied
+
+    if isinstance(error, WorkerDied):
+        return error.exitcode == TIMEOUT_EXIT
+    timed_out = getattr(executor, "usdjoints_timed_out", None)
+    return timed_out is not None and name in timed_out()
 
 
 def is_worker_death(error: BaseException) -> bool:
@@ -149,9 +244,133 @@ def _log_death(name: str, error: BaseException) -> None:
         print(f"usdjoints: {name}: {type(error).__name__}: {error}", file=sys.stderr)
 
 
-def audit_stages(stages: Sequence[tuple[str, str]], consumers, rule_ids, strict) -> list[AuditReport]:
-    """A task: ``(name, absolute path)`` pairs audited in order, each isolated. Runs in a worker."""
-    return [audit_stage_isolated(name, path, consumers, rule_ids, strict) for name, path in stages]
+def audit_stages(stages: Sequence[tuple[str, str]], consumers, rule_ids, strict,
+                 timeout: Optional[float] = None) -> list[AuditReport]:
+    """A task: ``(name, absolute path)`` pairs audited in order, each isolated and, with
+    ``timeout``, given at most that many seconds. Runs in a worker."""
+    if not timeout:
+        return [audit_stage_isolated(name, path, consumers, rule_ids, strict) for name, path in stages]
+    return [_audit_limited(name, path, consumers, rule_ids, strict, timeout) for name, path in stages]
+
+
+class StageTimedOut(BaseException):
+    """Raised by the watchdog in a thread whose stage ran past the time limit.
+
+    A ``BaseException``, so that no ``except Exception`` on the way turns it into an ``error``."""
+
+
+def _audit_limited(name: str, path: str, consumers, rule_ids, strict, timeout: float) -> AuditReport:
+    """:func:`audit_stage_isolated` under the watchdog; the stage's report or its ``timeout`` failure.
+
+    The watchdog raises :class:`StageTimedOut` once, at a moment of its choosing: inside the
+    audit (caught here), or just after it ended (then ``fired`` is set, and the exception is
+    waited for here so that it never lands in the next stage or in the worker's own code).
+    """
+    watch = _WATCHDOG.begin(name, timeout)
+    try:
+        try:
+            report = audit_stage_isolated(name, path, consumers, rule_ids, strict)
+        finally:
+            fired = _WATCHDOG.end(watch)
+        if fired:
+            for _ in range(1000):  # raised within a few interpreter steps of being set
+                time.sleep(0.001)
+            return _timeout_report(name, consumers, strict, timeout)
+    except StageTimedOut:
+        _WATCHDOG.end(watch)
+        return _timeout_report(name, consumers, strict, timeout)
+    return report
+
+
+def _timeout_report(name: str, consumers, strict: bool, timeout: float) -> AuditReport:
+    return _failure_report(name, consumers, strict, "timeout",
+                           f"{name}: auditing this stage took longer than the time limit of {timeout:g} s per stage "
+                           f"(--stage-timeout); the stage was not audited")
+
+
+class _Watch:
+    __slots__ = ("ident", "name", "timeout", "deadline", "fired")
+
+    def __init__(self, ident: int, name: str, timeout: float):
+        self.ident, self.name, self.timeout, self.fired = ident, name, timeout, False
+        self.deadline = time.monotonic() + timeout
+
+
+class _Watchdog:
+    """One thread per process that holds every auditing thread to its stage's deadline."""
+
+    def __init__(self):
+        self._reset()
+        if hasattr(os, "register_at_fork"):  # a forked worker starts with no watches and no thread
+            os.register_at_fork(after_in_child=self._reset)
+        self.worker = None  # where a stuck stage may end the process: "local", or a Dask worker
+
+    def _reset(self) -> None:
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+        self.watches: dict[int, _Watch] = {}
+        self.thread: Optional[threading.Thread] = None
+
+    def begin(self, name: str, timeout: float) -> _Watch:
+        watch = _Watch(threading.get_ident(), name, timeout)
+        with self.lock:
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name="usdjoints-stage-watchdog", daemon=True)
+                self.thread.start()
+            self.watches[watch.ident] = watch
+            self.changed.notify()
+        return watch
+
+    def end(self, watch: _Watch) -> bool:
+        """Stop watching; whether the watchdog already raised in the thread."""
+        with self.lock:
+            if self.watches.get(watch.ident) is watch:
+                del self.watches[watch.ident]
+            return watch.fired
+
+    def _run(self) -> None:
+        import ctypes
+
+        with self.lock:
+            while True:
+                now = time.monotonic()
+                for watch in list(self.watches.values()):
+                    if now < watch.deadline:
+                        continue
+                    if not watch.fired:
+                        watch.fired = True
+                        watch.deadline = now + min(TIMEOUT_GRACE, watch.timeout)
+                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(watch.ident),
+                                                                   ctypes.py_object(StageTimedOut))
+                    elif self.worker is not None:
+                        self._end_process(watch)
+                deadlines = [w.deadline for w in self.watches.values() if w.deadline > now]
+                self.changed.wait(timeout=min(deadlines) - now if deadlines else None)
+
+    def _end_process(self, watch: _Watch) -> None:
+        """The stage's thread is stuck outside Python: only ending the worker process frees it."""
+        if self.worker != "local":
+            try:  # the driver reads it from the scheduler when the task's death reaches it
+                self.worker.log_event(_dask_timeout_topic(), watch.name)
+                time.sleep(1.0)
+            except Exception:
+                pass
+        os._exit(TIMEOUT_EXIT)
+
+
+def _dask_timeout_topic() -> str:
+    from .dask_cluster import TIMEOUT_TOPIC
+
+    return TIMEOUT_TOPIC
+
+
+_WATCHDOG = _Watchdog()
+
+
+def mark_worker_process(worker="local") -> None:
+    """This process audits stages for a driver elsewhere, which survives it being ended: a stage
+    stuck outside Python past its time limit may end it. ``worker`` is a Dask worker, or "local"."""
+    _WATCHDOG.worker = worker
 
 
 def audit_stage_isolated(name: str, path: str, consumers, rule_ids, strict) -> AuditReport:
@@ -205,6 +424,8 @@ def worker_init() -> None:
     halved the throughput of 2 workers on 2 cores (measured with benchmarks/audit_batch.py).
     """
     import usdjoints  # noqa: F401  (PhysX schemas before any stage is opened in the worker)
+
+    mark_worker_process("local")
 
 
 def _default_progress(progress: Optional[bool], total: int):

@@ -2,7 +2,8 @@
 
 Exit codes: 0 nothing at or above the threshold (errors; warnings too with ``--strict``), 1
 findings, 2 usage error, or no STAGE could be audited, or any could not with ``--strict-inputs``
-(stages that cannot be audited are always reported, on stderr and in the report).
+(stages that cannot be audited, crashed or ran past ``--stage-timeout`` are always reported, on
+stderr and in the report), or a Dask cluster without workers (none for 30 s: the batch ends).
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import argparse
 import sys
 
 from ..profiles import NAMES as CONSUMERS
+from .batch import STAGE_TIMEOUT
 
 
 def register(subparsers) -> None:
@@ -42,6 +44,9 @@ def _add_batch_arguments(parser) -> None:
                             "N local worker processes (needs the dask extra)")
     batch.add_argument("--strict-inputs", action="store_true",
                        help="exit 2 when any STAGE cannot be audited (default: only when none can)")
+    batch.add_argument("--stage-timeout", type=float, default=STAGE_TIMEOUT, metavar="SECONDS",
+                       help=f"give up on a stage that takes longer and report it as timed out, like a stage that "
+                            f"crashed (default: {STAGE_TIMEOUT:g}; 0: no limit)")
     batch.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                        help="progress bar with rate and ETA on stderr (default: when stderr is a terminal)")
 
@@ -70,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("audit needs at least one STAGE (or --list-rules)")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if not args.stage_timeout >= 0:
+        raise UsageError("--stage-timeout must be a number of seconds >= 0 (0: no limit)")
     if args.max_results is not None and args.max_results < 0:
         raise UsageError("--max-results must be at least 0")
     consumers = resolve_consumers(args.consumer)
@@ -97,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
 def _audit_batch(args: argparse.Namespace, paths, consumers):
     from .batch import audit_many
 
-    options = dict(rule_ids=args.rule, strict=args.strict, progress=args.progress, strict_inputs=args.strict_inputs)
+    options = dict(rule_ids=args.rule, strict=args.strict, progress=args.progress, strict_inputs=args.strict_inputs,
+                   stage_timeout=args.stage_timeout)
     if args.scheduler:
         from .dask_cluster import dask_executor
 

@@ -33,7 +33,7 @@ class Finding:
         return (self.stage, self.prim or "", -SEVERITY_RANK[self.severity], self.rule, self.attribute or "")
 
 
-FAILURE_KINDS = ("unreadable", "error", "crashed")
+FAILURE_KINDS = ("unreadable", "error", "crashed", "timeout")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +42,8 @@ class StageFailure:
 
     ``kind`` is ``unreadable`` (the file cannot be opened as a stage), ``error`` (auditing it
     raised: a defect in usdjoints, reported instead of stopping the batch) or ``crashed`` (the
-    process auditing it died, alone, on a retry: a crash inside OpenUSD, or memory).
+    process auditing it died, alone, on a retry: a crash inside OpenUSD, or memory) or ``timeout``
+    (auditing it took longer than the stage time limit, ``--stage-timeout``).
     """
 
     stage: str
