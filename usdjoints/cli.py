@@ -14,7 +14,7 @@ from .auditor.cli import register as _register_audit
 from .schemas import register as _register_schema
 from .errors import UsageError, UsdJointsError
 
-CONSUMER_CHOICES = ("ovphysx", "usdphysics", "usdjoints")
+from .contract.types import CONSUMERS as CONSUMER_CHOICES  # noqa: E402  (the profiles' names)
 
 
 class _Parser(argparse.ArgumentParser):

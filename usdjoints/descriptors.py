@@ -134,6 +134,40 @@ Coupling = RackAndPinionCoupling | GearCoupling | MimicCoupling
 
 
 @dataclass(frozen=True, slots=True)
+class DofValue:
+    """One per-dof value with where it came from.
+
+    ``source``: ``authored`` or ``fallback`` (read from a column), ``default`` (the consumer's own
+    value when nothing is read), ``not_read`` (the consumer holds no such value: ``value`` is None).
+    """
+
+    value: Optional[float]
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DofDesc:
+    """One degree of freedom as a consumer holds it, in USD units (degrees, stage lengths, per-degree
+    gains, deg/s). ``source`` is the joint prim it comes from (itself, or one merged into it)."""
+
+    dof: str
+    source: str
+    rotational: bool
+    limit_lower: DofValue
+    limit_upper: DofValue
+    target_ke: DofValue
+    target_kd: DofValue
+    effort_limit: DofValue
+    velocity_limit: DofValue
+    armature: DofValue
+    friction: DofValue
+
+
+DOF_FIELDS = ("limit_lower", "limit_upper", "target_ke", "target_kd", "effort_limit", "velocity_limit",
+              "armature", "friction")
+
+
+@dataclass(frozen=True, slots=True)
 class JointDesc:
     """A joint as one consumer reads it.
 
@@ -161,6 +195,11 @@ class JointDesc:
     mimics: tuple[MimicCoupling, ...]
     states: tuple[JointStateDesc, ...]
     columns: Mapping[str, Resolved]
+    # the consumer's per-dof view: its dofs in its order, whether it builds the joint at all, and
+    # the joint it folds this one into (None: not merged)
+    dofs: tuple[DofDesc, ...] = ()
+    dropped: bool = False
+    merged_into: Optional[str] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +220,18 @@ class ArticulationDesc:
 
 
 @dataclass(frozen=True, slots=True)
+class SyntheticJointDesc:
+    """A joint the consumer creates itself: ``body1`` is the body it frees or holds (``body0`` the
+    world when None)."""
+
+    type: str  # "free"
+    body0: Optional[str]
+    body1: str
+    reason: str
+    dofs: tuple[DofDesc, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class StageDescription:
     stage: str
     consumer: str
@@ -189,6 +240,8 @@ class StageDescription:
     articulations: tuple[ArticulationDesc, ...]
     joints: tuple[JointDesc, ...]
     diagnostics: tuple[Diagnostic, ...]
+    # joints the consumer adds that no prim authors (Newton's free joint on a floating base)
+    synthetic_joints: tuple[SyntheticJointDesc, ...] = ()
     _by_path: dict = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self):

@@ -1,4 +1,4 @@
-"""The three consumer profiles: how PhysX (ovphysx 0.7), OpenUSD's own parser and our simulator
+"""The consumer profiles: how PhysX (ovphysx 0.7), OpenUSD's own parser, our simulator and Newton
 read the joints of a stage.
 
 Each profile is data the walker consults; the rules are measured or read from the consumer's
@@ -34,6 +34,13 @@ _LIMIT_INSTANCES = MappingProxyType({
     "rack_and_pinion": (), "gear": (), "custom": (),
 })
 
+# PhysxJointAxisAPI:<dof> columns behind the per-dof passive values (PhysX and usdjoints read them).
+_PHYSX_AXIS_COLUMNS = MappingProxyType({
+    "velocity_limit": "physxJointAxis:{dof}:maxJointVelocity",
+    "armature": "physxJointAxis:{dof}:armature",
+    "friction": "physxJointAxis:{dof}:staticFrictionEffort",
+})
+
 OVPHYSX = ConsumerProfile(
     name="ovphysx",
     description="PhysX through ovphysx 0.7: reads what USD population writes (the resolved USD value).",
@@ -49,6 +56,8 @@ OVPHYSX = ConsumerProfile(
         "Body relationships resolve to the nearest enclosing enabled rigid body; a side with none is the world and its frame is used verbatim.",
         "Rotational gains are multiplied by 180/pi and targets converted to radians when read.",
     ),
+    dof_columns=_PHYSX_AXIS_COLUMNS,
+    articulation_d6_rotational_only=True,
 )
 
 USDPHYSICS = ConsumerProfile(
@@ -77,9 +86,30 @@ USDJOINTS = ConsumerProfile(
         "A limit is on when either bound is finite; an infinite bound leaves that side open.",
         "Body relationships resolve to the nearest enclosing enabled rigid body; frames on other targets are lifted through the target.",
     ),
+    dof_columns=_PHYSX_AXIS_COLUMNS,
 )
 
-PROFILES = MappingProxyType({p.name: p for p in (OVPHYSX, USDPHYSICS, USDJOINTS)})
+NEWTON = ConsumerProfile(
+    name="newton",
+    description="Newton 1.8 (ModelBuilder.add_usd): OpenUSD's parser, then Newton's own rules, by degree of freedom.",
+    limit_enable_rule="or",  # typed joints keep each finite bound; D6 axes follow the parser's limit
+    drive_instances=_DRIVE_INSTANCES,
+    limit_instances=_LIMIT_INSTANCES,
+    reads_unauthored_as="usd",
+    notes=(
+        "Joints, bodies and limits are read through OpenUSD's parser; stage units are not applied.",
+        "An infinite revolute or prismatic bound becomes 1e10 (rad or m); a one-sided limit stays one-sided.",
+        "A D6 axis is a dof only with a PhysicsLimitAPI and low < high; other axes are locked and their drives dropped.",
+        "Revolute and prismatic joints sharing a body pair become one D6 named after the first by path.",
+        "The world is always the parent; a floating base or a lone body gets a free joint.",
+        "Disabled, gear and rack-and-pinion joints are not built; several other shapes make Newton refuse the stage.",
+        "Armature, friction and velocity limit come from newton:* attributes only (PhysxJointAxisAPI is not read).",
+    ),
+    reads_through="usdphysics",
+    refine="usdjoints.walker.newton:refine",
+)
+
+PROFILES = MappingProxyType({p.name: p for p in (OVPHYSX, USDPHYSICS, USDJOINTS, NEWTON)})
 
 
 def profile(name: str) -> ConsumerProfile:

@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional
 
-CONSUMERS = ("ovphysx", "usdphysics", "usdjoints")
+CONSUMERS = ("ovphysx", "usdphysics", "usdjoints", "newton")
 
 
 class Producer(str, enum.Enum):
@@ -92,3 +92,15 @@ class ConsumerProfile:
     limit_instances: Mapping[str, tuple[str, ...]]
     reads_unauthored_as: str
     notes: tuple[str, ...] = field(default_factory=tuple)
+    # The per-dof view: the column each dof value is read from ("{dof}" is the dof name); a value
+    # with no column here is one the consumer does not hold ("not_read").
+    dof_columns: Mapping[str, str] = field(default_factory=dict)
+    # Inside an articulation a D6 keeps only its rotational axes (PhysX articulation joints).
+    articulation_d6_rotational_only: bool = False
+    # Whether PhysxMimicJointAPI couplings are applied.
+    applies_physx_mimics: bool = True
+    # A consumer that reads joints through another one's reading and then applies its own rules:
+    # ``reads_through`` names that reading, ``refine`` the function "module:name" that takes its
+    # StageDescription (and the open stage) and returns this consumer's.
+    reads_through: Optional[str] = None
+    refine: Optional[str] = None
