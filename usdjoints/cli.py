@@ -13,8 +13,7 @@ from typing import Callable, Optional, Sequence
 from .auditor.cli import register as _register_audit
 from .schemas import register as _register_schema
 from .errors import UsageError, UsdJointsError
-
-from .contract.types import CONSUMERS as CONSUMER_CHOICES  # noqa: E402  (the profiles' names)
+from .profiles import NAMES as CONSUMER_CHOICES  # the registry of consumer profiles
 
 
 class _Parser(argparse.ArgumentParser):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..contract.types import CONSUMERS
+from ..profiles import NAMES as CONSUMERS
 
 
 def register(subparsers) -> None:

@@ -9,8 +9,7 @@ import glob
 import os
 from typing import Iterable, Optional, Sequence, Union
 
-from ..contract.consumers import profile
-from ..contract.types import CONSUMERS
+from ..profiles import NAMES as CONSUMERS, profile
 from ..errors import InputError
 from ..walker import paused_cycle_collection, unreadable_values_rejected, walk_many
 from ..walker.stage_io import open_stage

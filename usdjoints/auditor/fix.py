@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import Optional
 
-from ..contract.types import CONSUMERS
+from ..profiles import NAMES as CONSUMERS
 from ..errors import UsageError
 from ..outputs import check_output, write_file
 from ..provenance import Source

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Iterable, Iterator, Mapping, Optional
 
-from ..contract.types import CONSUMERS
+from ..profiles import NAMES as CONSUMERS
 from ..descriptors import JointDesc, StageDescription
 from .findings import SEVERITY_RANK, Finding
 

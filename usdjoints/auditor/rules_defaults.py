@@ -11,7 +11,7 @@ from __future__ import annotations
 import numbers
 from typing import ClassVar, Iterator
 
-from ..contract.consumers import PROFILES
+from ..profiles import NAMES as CONSUMERS, PROFILES
 from ..provenance import Source
 from .rule import AuditContext, Rule, fmt, same_value
 
@@ -46,7 +46,7 @@ class DefaultDivergenceRule(Rule):
     """Base: subclasses name the joint types and columns they watch and what the divergence does."""
 
     severity = "warning"
-    consumers = ("ovphysx", "usdphysics", "usdjoints")
+    consumers = CONSUMERS
     pinned_by_fix_layer = True
     effect: ClassVar[str]
 

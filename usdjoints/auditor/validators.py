@@ -12,7 +12,7 @@ import threading
 
 from pxr import Sdf, Tf, Usd, UsdValidation
 
-from ..contract.types import CONSUMERS
+from ..profiles import NAMES as CONSUMERS
 from .engine import audit_stage
 from .findings import AuditReport
 from .registry import RULE_CLASSES, select_rules

@@ -37,8 +37,7 @@ def attribute(
         value_type=value_type,
         units=units,
         producer=producer,
-        # Newton reads joints through OpenUSD's parser: an absent column is the parser's default there.
-        parser_defaults={"ovphysx": ovphysx, "usdphysics": usdphysics, "usdjoints": usdjoints, "newton": usdphysics},
+        parser_defaults={"ovphysx": ovphysx, "usdphysics": usdphysics, "usdjoints": usdjoints},
         if_absent=if_absent,
         kind=kind,
         conversion=conversion,
@@ -63,7 +62,7 @@ def relationship(
         value_type="rel",
         units="",
         producer=Producer.NOT_WRITTEN,
-        parser_defaults={"ovphysx": None, "usdphysics": usdphysics, "usdjoints": None, "newton": usdphysics},
+        parser_defaults={"ovphysx": None, "usdphysics": usdphysics, "usdjoints": None},
         if_absent=if_absent,
         kind="relationship",
         page=page,

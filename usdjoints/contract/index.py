@@ -12,7 +12,7 @@ from ..errors import UsageError
 from . import articulation, bodies, joint_apis, joints, physx_joint_apis, stage
 from .markers import Marker
 from .registry import raw_fallback
-from .types import CONSUMERS, ColumnSpec, Divergence, Producer
+from .types import ColumnSpec, Divergence, Producer
 
 #: Owner -> the columns it declares itself, in display order.
 OWN_COLUMNS: dict[str, tuple[ColumnSpec, ...]] = {
@@ -110,10 +110,17 @@ def parser_default(consumer: str, type_or_api: str, name: str) -> Any:
         return _resolved_defaults[key]
     except KeyError:
         pass
-    if consumer not in CONSUMERS:
-        raise UsageError(f"unknown consumer {consumer!r}; known: {', '.join(CONSUMERS)}")
+    from ..profiles import PROFILES
+
+    if consumer not in PROFILES:
+        raise UsageError(f"unknown consumer {consumer!r}; known: {', '.join(PROFILES)}")
     spec = column(type_or_api, name)
-    value = _resolve(spec.parser_defaults[consumer], spec)
+    chosen = PROFILES[consumer]
+    overrides = chosen.parser_default_overrides
+    if (spec.owner, spec.name) in overrides:
+        value = _resolve(overrides[(spec.owner, spec.name)], spec)
+    else:
+        value = _resolve(spec.parser_defaults[chosen.parser_default_key()], spec)
     _resolved_defaults[key] = value
     return value
 

@@ -1,4 +1,5 @@
-"""The shapes of the column contract: a column, a divergence, a consumer profile.
+"""The shapes of the column contract: a column and a divergence (a consumer profile is
+:class:`usdjoints.profiles.base.Profile`).
 
 The contract records, per column of a joint-relevant schema, what each party does with it: the
 schema's raw fallback (never stored here; read from ``Usd.SchemaRegistry`` at run time by
@@ -8,10 +9,11 @@ consumer assumes when the column is absent (its parser default).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
-CONSUMERS = ("ovphysx", "usdphysics", "usdjoints", "newton")
+from ..profiles import NAMES as CONSUMERS  # noqa: F401  the registry is the one list of consumers
+from ..profiles.base import Profile as ConsumerProfile  # noqa: F401  the profile shape lives with the profiles
 
 
 class Producer(str, enum.Enum):
@@ -72,35 +74,3 @@ class ColumnSpec:
                 raise ValueError(f"{self.owner}.{self.name} needs an instance name")
             return self.name.replace("<inst>", instance)
         return self.name
-
-
-@dataclass(frozen=True, slots=True)
-class ConsumerProfile:
-    """The rules one consumer applies when it reads joints.
-
-    ``limit_enable_rule``: "or" (a limit is on when either bound is finite) or "and" (both).
-    ``drive_instances`` / ``limit_instances``: per joint type, the API instances it reads.
-    ``reads_unauthored_as``: "producer" (ovphysx reads what USD population wrote) or "usd" (the
-    USD value, i.e. the fallback). ``angular_gain_scale`` is applied to rotational gains when the
-    consumer converts per-degree gains (documentation of the consumer, not used for output units).
-    """
-
-    name: str
-    description: str
-    limit_enable_rule: str
-    drive_instances: Mapping[str, tuple[str, ...]]
-    limit_instances: Mapping[str, tuple[str, ...]]
-    reads_unauthored_as: str
-    notes: tuple[str, ...] = field(default_factory=tuple)
-    # The per-dof view: the column each dof value is read from ("{dof}" is the dof name); a value
-    # with no column here is one the consumer does not hold ("not_read").
-    dof_columns: Mapping[str, str] = field(default_factory=dict)
-    # Inside an articulation a D6 keeps only its rotational axes (PhysX articulation joints).
-    articulation_d6_rotational_only: bool = False
-    # Whether PhysxMimicJointAPI couplings are applied.
-    applies_physx_mimics: bool = True
-    # A consumer that reads joints through another one's reading and then applies its own rules:
-    # ``reads_through`` names that reading, ``refine`` the function "module:name" that takes its
-    # StageDescription (and the open stage) and returns this consumer's.
-    reads_through: Optional[str] = None
-    refine: Optional[str] = None

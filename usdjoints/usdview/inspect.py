@@ -4,11 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional
 
-from ..contract.consumers import PROFILES
+from ..profiles import NAMES as CONSUMERS
 from ..descriptors import JointDesc
 from ..provenance import Resolved
-
-CONSUMERS = tuple(PROFILES)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import importlib
 import gc
 from typing import Iterable
 
-from ..contract.consumers import profile
+from ..profiles import profile
 from ..descriptors import StageDescription
 from .articulations import build_articulations
 from .columns import ColumnView

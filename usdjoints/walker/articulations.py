@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from ..descriptors import ArticulationDesc, Diagnostic
+from ..profiles import PROFILES
+from ..profiles.base import INDEPENDENT, LOOP, REJECT_NESTED, TREE
 from .bodies import BodyIndex
 from .joints import JointRecord
 
@@ -26,6 +28,7 @@ class ArticulationResult:
 def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Sequence[JointRecord],
                         bodies: BodyIndex, consumer: str, body_order: Sequence[str]) -> ArticulationResult:
     """Gather the links and joints of every articulation root, in stage order."""
+    profile = PROFILES[consumer]
     diagnostics: list[Diagnostic] = []
     joints_by_body: dict[str, list[JointRecord]] = defaultdict(list)
     joint_by_path = {j.path: j for j in joints}
@@ -45,15 +48,15 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
         # PhysX takes a root API on a dynamic body as the user's choice of base: no election, a
         # floating base, and joints from that articulation to the world stay standalone joints
         # (measured with ovphysx 0.7: the weld is simulated beside the articulation).
-        user_body_root = consumer == "ovphysx" and root in bodies.records
+        user_body_root = profile.root_on_body_is_base and root in bodies.records
         base_hint: Optional[str] = None
         if root in root_is_joint:
             record = joint_by_path.get(root)
             if record is not None and (record.side0.body is None) != (record.side1.body is None):
                 base_hint = record.side1.body if record.side0.body is None else record.side0.body
         seeds = bodies_under.get(base_hint or root, [])
-        if consumer == "usdphysics":
-            claimed = set()  # OpenUSD's parser gathers each root on its own: nested roots share links
+        if profile.nested_roots == INDEPENDENT:
+            claimed = set()  # each root gathered on its own: nested roots share links
         links: list[str] = []
         tree_joints: list[str] = []
         loop_joints: list[str] = []
@@ -63,7 +66,7 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
         for seed in seeds:
             if seed in claimed or seed not in joints_by_body:
                 continue  # a body with no enabled joint is no link of an articulation
-            component = _walk_component(seed, joints_by_body, bodies, consumer)
+            component = _walk_component(seed, joints_by_body, bodies, consumer, profile)
             claimed.update(component.links)
             links.extend(component.links)
             tree_joints.extend(component.tree_joints)
@@ -76,18 +79,18 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
         if user_body_root:
             tree_joints = [j for j in tree_joints if j not in anchor_joints]
             base = root
-        if consumer == "ovphysx":
+        if profile.refuses_kinematic_articulations:
             kinematic = _kinematic_anchor(anchor_joints, joint_by_path, bodies)
             if kinematic is not None:
                 # measured: "Articulations with kinematic bodies are not supported"; no articulation
                 diagnostics.append(Diagnostic(
-                    "error", root, f"the articulation reaches the kinematic body {kinematic}: PhysX builds no "
+                    "error", root, f"the articulation reaches the kinematic body {kinematic}: {profile.title} builds no "
                     "articulation and simulates its joints standalone", "articulation-refused"))
                 continue
         index = len(articulations)
         # PhysX simulates a loop-closing joint beside the articulation (measured: "closed
         # articulation, which is not supported"); OpenUSD's parser and usdjoints keep it in.
-        articulated = tree_joints if consumer == "ovphysx" else tree_joints + loop_joints
+        articulated = profile.articulation_joints({TREE: tree_joints, LOOP: loop_joints})
         for path in articulated:
             joint_articulation.setdefault(path, index)
         for path in loop_joints:
@@ -96,8 +99,8 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
                 "articulation-loop"))
         if not links:
             diagnostics.append(Diagnostic("warning", root, "articulation root gathers no links", "empty-articulation"))
-        if consumer == "ovphysx" and not user_body_root:
-            diagnostics.extend(_welded_anchors(anchor_joints, joint_by_path, root))
+        if profile.world_anchor_welds and not user_body_root:
+            diagnostics.extend(_welded_anchors(anchor_joints, joint_by_path, root, profile.title))
         articulations.append(ArticulationDesc(root, fixed_base, base, tuple(links), tuple(tree_joints),
                                               tuple(loop_joints), tuple(anchor_joints)))
     return ArticulationResult(tuple(articulations), joint_articulation, tuple(diagnostics))
@@ -114,7 +117,7 @@ def _kinematic_anchor(anchor_joints, joint_by_path, bodies: BodyIndex) -> Option
     return None
 
 
-def _welded_anchors(anchor_joints, joint_by_path, root) -> list[Diagnostic]:
+def _welded_anchors(anchor_joints, joint_by_path, root, who: str) -> list[Diagnostic]:
     """PhysX turns the world anchor of an articulation into a fixed base: a hinge there never turns.
 
     Measured with ovphysx 0.7: a revolute joint from the world to the base link of an
@@ -127,7 +130,7 @@ def _welded_anchors(anchor_joints, joint_by_path, root) -> list[Diagnostic]:
         # an anchor on a kinematic body is no weld: PhysX builds no articulation with it at all
         if record.type != "fixed" and to_world:
             notes.append(Diagnostic(
-                "error", path, f"this {record.type} joint ties articulation {root} to the world: PhysX makes it the "
+                "error", path, f"this {record.type} joint ties articulation {root} to the world: {who} makes it the "
                 "fixed base and the joint never moves; use a fixed joint to the world and put the "
                 f"{record.type} joint between two links", "welded-anchor"))
     return notes
@@ -165,22 +168,23 @@ def _outer_root(root: str, roots: set) -> Optional[str]:
 
 
 def _accepted_roots(roots: Sequence[str], bodies: BodyIndex, consumer: str, diagnostics: list) -> list[str]:
+    profile = PROFILES[consumer]
     accepted = []
     root_set = set(roots)
     for root in roots:
-        record = bodies.records.get(root)
-        if record is not None and consumer != "usdphysics" and (not record.enabled or record.kinematic):
+        if not profile.accepts_root_on(bodies.records.get(root)):
             diagnostics.append(Diagnostic(
                 "error", root, "PhysicsArticulationRootAPI on a disabled or kinematic body: PhysX ignores it",
                 "root-on-non-link"))
             continue
         outer = _outer_root(root, root_set)
         if outer is not None:
+            rejected = profile.nested_roots == REJECT_NESTED
             diagnostics.append(Diagnostic(
-                "error" if consumer == "ovphysx" else "warning", root,
-                f"articulation root nested inside {outer}" + (": PhysX rejects it" if consumer == "ovphysx" else ""),
+                "error" if rejected else "warning", root,
+                f"articulation root nested inside {outer}" + (f": {profile.title} rejects it" if rejected else ""),
                 "nested-root"))
-            if consumer == "ovphysx":
+            if rejected:
                 continue
         accepted.append(root)
     return accepted
@@ -195,13 +199,13 @@ class _Component:
     anchor_links: list
 
 
-def _walk_component(seed: str, joints_by_body: dict, bodies: BodyIndex, consumer: str) -> _Component:
+def _walk_component(seed: str, joints_by_body: dict, bodies: BodyIndex, consumer: str, profile) -> _Component:
     """Depth-first over non-excluded joints from ``seed``, in joint order, as PhysX and OpenUSD's
     parser recurse (so the same joint is found to close a loop); records world anchors and loops."""
     component = _Component([seed], [], [], [], [])
     visited = {seed}
     used_joints: set[str] = set()
-    stack = [(seed, iter(joints_by_body.get(seed, ())))]  # explicit: chains may be thousands deep
+    stack = [(seed, iter(profile.order_body_joints(joints_by_body.get(seed, ()))))]  # explicit: chains may be thousands deep
     while stack:
         link, pending = stack[-1]
         joint = next(pending, None)
@@ -222,6 +226,6 @@ def _walk_component(seed: str, joints_by_body: dict, bodies: BodyIndex, consumer
             visited.add(other)
             component.links.append(other)
             component.tree_joints.append(joint.path)
-            stack.append((other, iter(joints_by_body.get(other, ()))))
+            stack.append((other, iter(profile.order_body_joints(joints_by_body.get(other, ())))))
     return component
 

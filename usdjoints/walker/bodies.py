@@ -14,6 +14,7 @@ from typing import Optional
 from pxr import Gf, Usd, UsdGeom
 
 from ..descriptors import BodyDesc, Diagnostic, Pose
+from ..profiles import PROFILES
 from ..provenance import Resolved
 
 
@@ -92,24 +93,11 @@ class BodyIndex:
 
     def is_link(self, path: Optional[str], consumer: str) -> bool:
         """Whether ``path`` can be an articulation link for ``consumer``."""
-        record = self.records.get(path) if path else None
-        if record is None or not record.enabled:
-            return False
-        return consumer == "usdphysics" or not record.kinematic
+        return PROFILES[consumer].is_link(self.records.get(path) if path else None)
 
     def find_body(self, prim: Usd.Prim, consumer: str) -> Optional[str]:
         """The body a prim belongs to, as ``consumer`` resolves it (None = world)."""
-        collider = None
-        pseudo_root = self.stage.GetPseudoRoot()
-        while prim and prim != pseudo_root:
-            path = str(prim.GetPath())
-            record = self.records.get(path)
-            if record is not None and (consumer == "usdphysics" or record.enabled):
-                return path
-            if consumer == "usdphysics" and path in self.colliders:
-                collider = path
-            prim = prim.GetParent()
-        return collider
+        return PROFILES[consumer].resolve_body(prim, self.records, self.colliders, self.stage.GetPseudoRoot())
 
     def resolve_side(self, joint_path: str, side: int, target: Optional[str], position, orientation,
                      consumer: str) -> ResolvedSide:
@@ -123,7 +111,7 @@ class BodyIndex:
         if target is None or (record is not None and record.enabled):
             group = "any"  # no target, or an enabled body itself: every consumer resolves it alike
         else:
-            group = "usdphysics" if consumer == "usdphysics" else "enabled-bodies"
+            group = PROFILES[consumer].body_rule()  # consumers with one rule resolve it alike
         key = (joint_path, side, group, position, orientation)  # frames are in the key: a blocked one may differ
         cached = self._sides.get(key)
         if cached is not None and (group == "any" or cached[1] == consumer or cached[0].body is not None):
@@ -154,8 +142,8 @@ class BodyIndex:
             record = self.records.get(body)
             scale = record.scale if record else (1.0, 1.0, 1.0)
             return ResolvedSide(body, target, Pose(_scaled(position, scale), quat), tuple(diagnostics))
-        if body is None and consumer == "ovphysx":
-            # PhysX keeps the authored frame as a world-space frame when no body resolves.
+        if body is None and PROFILES[consumer].unresolved_frame == "verbatim":
+            # e.g. PhysX keeps the authored frame as a world-space frame when no body resolves.
             return ResolvedSide(None, target, Pose(tuple(position), quat), tuple(diagnostics))
         target_world = self.world(target_prim)
         body_world = self.records[body].world if body in self.records else (

@@ -17,6 +17,7 @@ from pxr import Gf
 
 from .. import contract
 from ..contract.registry import to_python as _to_python_general
+from ..profiles import PROFILES
 from ..provenance import Resolved, Source
 
 _PLAIN = (float, bool, str, int, type(None))
@@ -271,6 +272,7 @@ class ColumnView:
     def __init__(self, signatures: Signatures, consumer: str):
         self.signatures = signatures
         self.consumer = consumer
+        self.profile = PROFILES[consumer]
         self._defaults: dict[tuple, dict[str, object]] = {}
         self._unauthored: dict[tuple, dict[str, Resolved]] = {}
 
@@ -320,7 +322,7 @@ class ColumnView:
 
     def _invalid(self, invalid: Invalid, info: ColumnInfo, default, time_sampled: bool) -> Resolved:
         """A wrongly typed or unreadable column as this consumer reads it (see :class:`Invalid`)."""
-        if self.consumer == "ovphysx":
+        if self.profile.reads_invalid_as == "cast":
             if invalid.cast is not None:
                 return Resolved(invalid.cast, Source.AUTHORED, info.fallback, default, info.producer, time_sampled)
             if type(default) in _VALUES:

@@ -11,7 +11,7 @@ import dataclasses
 import math
 from typing import Optional
 
-from ..contract.types import ConsumerProfile
+from ..profiles.base import Profile as ConsumerProfile
 from ..descriptors import DofDesc, DofValue, JointDesc, StageDescription
 from ..provenance import Resolved
 
@@ -53,7 +53,8 @@ def dof_names(joint: JointDesc, profile: ConsumerProfile) -> tuple[str, ...]:
     if joint.type == "d6":
         locked = {limit.dof for limit in joint.limits if limit.enabled and limit.low > limit.high}
         axes = [axis for axis in D6_AXES if axis not in locked]
-        if profile.articulation_d6_rotational_only and joint.articulation is not None:
+        if not profile.articulation_d6_translational_drives and joint.articulation is not None:
+            # the consumer's articulation D6 joints have rotational axes only (PhysX)
             axes = [axis for axis in axes if axis.startswith("rot")]
         return tuple(axes)
     return ()  # fixed, couplings and custom joints add no dof of their own

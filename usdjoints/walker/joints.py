@@ -8,6 +8,7 @@ from typing import Mapping, Optional
 
 from ..descriptors import (Diagnostic, GearCoupling, JointDesc, JointStateDesc, MimicCoupling,
                            RackAndPinionCoupling)
+from ..profiles import PROFILES
 from ..provenance import Resolved
 from . import limits as limit_rules
 from .bodies import BodyIndex, ResolvedSide
@@ -46,10 +47,7 @@ class JointRecord:
 
 def consumer_joint_type(schema_type: str, consumer: str) -> str:
     """The joint type ``consumer`` sees for a prim whose schema type derives from PhysicsJoint."""
-    joint_type = JOINT_TYPE_BY_SCHEMA.get(schema_type, "custom")
-    if consumer == "usdphysics" and joint_type in ("rack_and_pinion", "gear", "custom"):
-        return "d6"  # the parser reports unknown joint types as free D6 joints without custom tokens
-    return joint_type
+    return PROFILES[consumer].joint_type(JOINT_TYPE_BY_SCHEMA.get(schema_type, "custom"))
 
 
 def read_joint(path: str, raw: RawColumns, joint_type: str, view: ColumnView, bodies: BodyIndex,
@@ -174,9 +172,10 @@ def _coupling(record: JointRecord, consumer: str):
             notes.append(Diagnostic("error", record.path, "physics:gearRatio is 0: the second hinge never moves",
                                     "coupling-zero-ratio"))
         return GearCoupling(ratio, hinge0, hinge1), tuple(notes)
-    if consumer == "usdphysics" and record.schema_type in ("PhysxPhysicsRackAndPinionJoint", "PhysxPhysicsGearJoint"):
-        notes.append(Diagnostic("info", record.path, f"OpenUSD's parser reads this {record.schema_type} as a free "
-                                "D6 joint: the coupling is not seen", "coupling-unseen"))
+    if JOINT_TYPE_BY_SCHEMA.get(record.schema_type) in ("rack_and_pinion", "gear"):
+        # a consumer that reads the coupling schema as another joint type does not see the coupling
+        notes.append(Diagnostic("info", record.path, f"{PROFILES[consumer].title} reads this {record.schema_type} as a "
+                                f"free {record.type.upper()} joint: the coupling is not seen", "coupling-unseen"))
     return None, tuple(notes)
 
 

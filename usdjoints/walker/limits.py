@@ -9,18 +9,13 @@ import math
 from functools import lru_cache
 from typing import Mapping
 
-from ..contract.consumers import PROFILES
+from ..profiles import PROFILES
+from ..profiles.base import CLAMP, DISABLE, LOCK
 from ..descriptors import Diagnostic, DriveDesc, LimitDesc
 from ..provenance import Resolved
 
 # Both parsers treat a bound beyond +-0.5e38 as "no bound" (a float sentinel for infinity).
 SENTINEL = 0.5e38
-# PhysX clamps articulation revolute limits to one turn either way [deg].
-ARTICULATION_REVOLUTE_RANGE = 360.0
-# PhysX clamps an infinite standalone revolute bound to half a turn [deg].
-STANDALONE_REVOLUTE_CLAMP = 180.0
-
-TRANSLATIONAL = frozenset({"transX", "transY", "transZ", "distance", "linear"})
 
 
 def is_bound(value: float, upper: bool) -> bool:
@@ -28,12 +23,6 @@ def is_bound(value: float, upper: bool) -> bool:
     if value is None or not math.isfinite(value):
         return False
     return value < SENTINEL if upper else value > -SENTINEL
-
-
-def _limit_enabled(low: float, high: float, rule: str) -> bool:
-    if rule == "and":
-        return is_bound(low, False) and is_bound(high, True)
-    return is_bound(low, False) or is_bound(high, True)
 
 
 def typed_limits(joint_type: str, columns: Mapping[str, Resolved], consumer: str, in_articulation: bool,
@@ -44,13 +33,13 @@ def typed_limits(joint_type: str, columns: Mapping[str, Resolved], consumer: str
         low = float(columns["physics:lowerLimit"].value)
         high = float(columns["physics:upperLimit"].value)
         dof = "angular" if joint_type == "revolute" else "linear"
-        rule = "and" if (consumer == "usdphysics" and joint_type == "revolute") else "or"
-        enabled = _limit_enabled(low, high, rule)
+        profile = PROFILES[consumer]
+        enabled = profile.limit_enabled(joint_type, is_bound(low, False), is_bound(high, True))
         one_sided = is_bound(low, False) != is_bound(high, True)
         if joint_type == "revolute" and one_sided:
-            low, high, enabled = _one_sided_revolute(low, high, enabled, consumer, in_articulation, path, diagnostics)
-        elif joint_type == "revolute" and enabled and consumer == "ovphysx" and in_articulation:
-            low, high = _clamp_turn(low, high, path, diagnostics)
+            low, high, enabled = _one_sided_revolute(low, high, enabled, profile, in_articulation, path, diagnostics)
+        elif joint_type == "revolute" and enabled and profile.clamps_articulation_revolute(in_articulation):
+            low, high = _clamp_turn(low, high, profile.articulation_revolute_range, profile.title, path, diagnostics)
         return (LimitDesc(dof, enabled, low, high),), tuple(diagnostics)
     if joint_type == "spherical":
         angle0 = float(columns["physics:coneAngle0Limit"].value)
@@ -64,33 +53,36 @@ def typed_limits(joint_type: str, columns: Mapping[str, Resolved], consumer: str
     return (), ()
 
 
-def _one_sided_revolute(low, high, enabled, consumer, in_articulation, path, diagnostics):
-    if consumer == "usdphysics":
+def _one_sided_revolute(low, high, enabled, profile, in_articulation, path, diagnostics):
+    """A revolute limit with exactly one bound, by the profile's one-sided policy."""
+    policy = profile.one_sided_revolute_policy(in_articulation)
+    who = profile.title
+    if policy == DISABLE:
         diagnostics.append(Diagnostic(
-            "warning", path, "revolute limit has one finite bound: OpenUSD's parser calls it disabled",
-            "one-sided-limit"))
+            "warning", path, f"revolute limit has one finite bound: {who} calls it disabled", "one-sided-limit"))
         return low, high, False
-    if consumer == "ovphysx" and in_articulation:
+    if policy == LOCK:
         diagnostics.append(Diagnostic(
             "error", path,
-            f"revolute limit [{low}, {high}] has one infinite bound inside an articulation: PhysX rejects it "
+            f"revolute limit [{low}, {high}] has one infinite bound inside an articulation: {who} rejects it "
             "(lowLimit must be <= highLimit) and locks the hinge at [0, 0]", "locked-hinge"))
         return 0.0, 0.0, True
-    if consumer == "ovphysx":
-        clamped_low = low if is_bound(low, False) else -STANDALONE_REVOLUTE_CLAMP
-        clamped_high = high if is_bound(high, True) else STANDALONE_REVOLUTE_CLAMP
+    if policy == CLAMP:
+        clamp = profile.standalone_revolute_clamp
+        clamped_low = low if is_bound(low, False) else -clamp
+        clamped_high = high if is_bound(high, True) else clamp
         diagnostics.append(Diagnostic(
-            "warning", path, f"revolute limit has one infinite bound: PhysX clamps it to "
+            "warning", path, f"revolute limit has one infinite bound: {who} clamps it to "
             f"[{clamped_low}, {clamped_high}] deg", "one-sided-limit"))
         return clamped_low, clamped_high, True
     return low, high, enabled
 
 
-def _clamp_turn(low, high, path, diagnostics):
-    clamped = (max(low, -ARTICULATION_REVOLUTE_RANGE), min(high, ARTICULATION_REVOLUTE_RANGE))
+def _clamp_turn(low, high, turn, who, path, diagnostics):
+    clamped = (max(low, -turn), min(high, turn))
     if clamped != (low, high):
         diagnostics.append(Diagnostic(
-            "warning", path, f"revolute limit [{low}, {high}] deg exceeds one turn: PhysX clamps it to "
+            "warning", path, f"revolute limit [{low}, {high}] deg exceeds one turn: {who} clamps it to "
             f"[{clamped[0]}, {clamped[1]}]", "limit-beyond-turn"))
     return clamped
 
@@ -107,7 +99,7 @@ def d6_limits(applied: frozenset[str], columns: Mapping[str, Resolved], consumer
         high = float(columns[f"limit:{instance}:physics:high"].value)
         # PhysX keeps rotational D6 limits inside articulations (measured: rotX [-10, 10] reads back
         # as authored) and locks every translation; the auditor reports the translations.
-        enabled = _limit_enabled(low, high, "or")
+        enabled = PROFILES[consumer].limit_enabled("d6", is_bound(low, False), is_bound(high, True))
         limits.append(LimitDesc(instance, enabled, low, high))
     return tuple(limits), tuple(diagnostics)
 
@@ -117,13 +109,14 @@ def drives(joint_type: str, applied: frozenset[str], columns: Mapping[str, Resol
     """The PhysicsDriveAPI instances this joint type reads, in the parsers' order."""
     result = []
     diagnostics: list[Diagnostic] = []
-    for instance in PROFILES[consumer].drive_instances.get(joint_type, ()):
+    profile = PROFILES[consumer]
+    for instance in profile.drive_instances.get(joint_type, ()):
         if f"PhysicsDriveAPI:{instance}" not in applied:
             continue
-        if consumer == "ovphysx" and in_articulation and joint_type == "d6" and instance in TRANSLATIONAL:
+        if not profile.reads_drive(joint_type, instance, in_articulation):
             diagnostics.append(Diagnostic(
                 "warning", path, f"PhysicsDriveAPI:{instance} is ignored: articulation D6 joints have only "
-                "rotational axes in PhysX", "articulation-d6-drive"))
+                f"rotational axes in {profile.title}", "articulation-d6-drive"))
             continue
         prefix = f"drive:{instance}:physics:"
         result.append(DriveDesc(

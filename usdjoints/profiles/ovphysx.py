@@ -1,0 +1,44 @@
+"""PhysX through ovphysx 0.7: reads what USD population writes (the resolved USD value).
+
+Measured with ovphysx 0.7 unless a line says otherwise (tests/oracle and the ovphysx readback tests).
+"""
+from types import MappingProxyType
+
+from .base import PHYSX_AXIS_COLUMNS, CLAMP, LOCK, REJECT_NESTED, TREE, Profile
+
+PROFILE = Profile(
+    name="ovphysx",
+    title="PhysX",
+    description="PhysX through ovphysx 0.7: reads what USD population writes (the resolved USD value).",
+    # a revolute/prismatic/D6 limit is on when either bound is finite and inside +-0.5e38
+    limit_enable_rule=MappingProxyType({}),
+    # in an articulation a one-sided revolute limit is rejected (lowLimit must be <= highLimit)
+    # and the hinge locked at [0, 0]; standalone, the open side is clamped to +-180 deg
+    one_sided_revolute=MappingProxyType({"articulation": LOCK, "standalone": CLAMP}),
+    standalone_revolute_clamp=180.0,
+    articulation_revolute_range=360.0,  # articulation revolute limits are clamped to one turn
+    articulation_d6_translational_drives=False,  # articulation D6 joints have rotational axes only
+    reads_unauthored_as="producer",
+    reads_invalid_as="cast",  # a castable wrong type is converted; else its default for an absent column
+    # rotational gains x 180/pi and targets in radians inside PhysX
+    units=MappingProxyType({"angle": "rad", "angular_gain": "per rad", "length": "stage"}),
+    disabled_bodies="skips",  # to the nearest enclosing enabled rigid body
+    collider_bodies=False,
+    unresolved_frame="verbatim",  # a side with no body keeps its authored frame as world space
+    kinematic_links=False,
+    root_on_body_is_base=True,  # a root API on a dynamic body: floating base there, no election
+    root_on_non_link="reject",  # a root on a disabled or kinematic body is ignored
+    nested_roots=REJECT_NESTED,  # "nested articulation roots are not supported"
+    refuses_kinematic_articulations=True,  # "Articulations with kinematic bodies are not supported"
+    world_anchor_welds=True,  # a hinge from the world to an articulation becomes its fixed base
+    dof_columns=PHYSX_AXIS_COLUMNS,  # armature, speed limit and friction per axis
+    articulation_roles=frozenset({TREE}),  # a loop-closing joint is simulated beside the articulation
+    notes=(
+        "A revolute/prismatic/D6 limit is on when either bound is finite and inside +-0.5e38.",
+        "Inside an articulation a revolute limit with one infinite bound is rejected and the hinge is locked at [0, 0].",
+        "Standalone, an infinite revolute bound is clamped to +-180 deg.",
+        "Articulation D6 joints apply no limits and ignore translational drives.",
+        "Body relationships resolve to the nearest enclosing enabled rigid body; a side with none is the world and its frame is used verbatim.",
+        "Rotational gains are multiplied by 180/pi and targets converted to radians when read.",
+    ),
+)
