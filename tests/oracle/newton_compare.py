@@ -72,7 +72,7 @@ def compare(walk: dict, report: dict) -> Comparison:
     errors = [d for d in walk["diagnostics"] if d["severity"] == "error" and d.get("code") in REFUSAL_CODES]
     refusals = [d for d in walk["diagnostics"] if d.get("code") == "newton-refuses-stage"]
     if report["refused"]:
-        result.check("stage", "refused (an error diagnostic)", True, bool(errors))
+        result.check("stage", "Newton refuses it: an error diagnostic", bool(errors), True)
         return result
     result.check("stage", "refused (no refusal predicted)", [], [d["message"] for d in refusals])
     unpredicted = {d["prim"] for d in walk["diagnostics"] if d.get("code") == "newton-unpredicted"}

@@ -13,7 +13,7 @@ import math
 from collections import defaultdict
 from typing import Optional
 
-from ..descriptors import (Diagnostic, DofDesc, DofValue, JointDesc, LimitDesc, StageDescription,
+from ..descriptors import (Diagnostic, DofDesc, DofValue, JointDesc, LimitDesc, MimicCoupling, StageDescription,
                            SyntheticJointDesc)
 from .dofs import D6_AXES, DISTANCE_DOFS, ROTATIONAL, SPHERICAL_AXES, default
 from .joints import JOINT_TYPE_BY_SCHEMA
@@ -24,6 +24,11 @@ UNLIMITED = 1e10
 DEFAULT_EFFORT = 1e6
 DEFAULT_VELOCITY = 1e6
 MERGEABLE = frozenset({"revolute", "prismatic"})
+# The order OpenUSD's parser returns joints of each type in (UsdPhysics.ObjectType), which is the
+# order Newton meets joints outside any articulation in.
+_TYPE_ORDER = {"fixed": 0, "revolute": 1, "prismatic": 2, "spherical": 3, "distance": 4, "d6": 5, "custom": 6}
+# Joint types a mimic follower or its reference may have in Newton's model.
+_MIMIC_TYPES = frozenset({"revolute", "prismatic", "d6"})
 # Diagnostic codes of the parser's reading that Newton's reading replaces.
 _PARSER_ONLY_CODES = frozenset({"one-sided-limit", "coupling-unseen"})
 
@@ -265,17 +270,28 @@ def refine(description: StageDescription, stage, bodies) -> StageDescription:
             refuse(joint.path, "a joint between two bodies outside any articulation (Newton finds it belongs "
                    "to no articulation)")
 
-    # Joints on one (parent, child) pair inside an articulation become one D6.
+    # Joints on one (parent, child) pair inside an articulation become one D6, named after the first
+    # in the parser's articulation order (by path). Joints outside any articulation are grouped by
+    # their authored (body0, body1) in the parser's order (by joint type, then stage order) and
+    # merged only when every one of them can be.
+    stage_order = {joint.path: index for index, joint in enumerate(description.joints)}
     groups: dict[tuple, list[JointDesc]] = defaultdict(list)
     for joint in tree:
         parent, child, _ = sides[joint.path]
-        groups[(joint.articulation, parent, child)].append(joint)
+        if joint.articulation is None:
+            groups[("standalone", joint.body0, joint.body1)].append(joint)
+        else:
+            groups[(joint.articulation, parent, child)].append(joint)
     merged_into: dict[str, str] = {}
     representatives: list[JointDesc] = []
-    for members in groups.values():
-        representatives.append(members[0])
-        if len(members) == 1:
+    for key, members in groups.items():
+        standalone = key[0] == "standalone"
+        if standalone:
+            members.sort(key=lambda j: (_TYPE_ORDER.get(j.type, len(_TYPE_ORDER)), stage_order[j.path]))
+        if len(members) == 1 or (standalone and any(m.type not in MERGEABLE for m in members)):
+            representatives.extend(members)
             continue
+        representatives.append(members[0])
         bad = next((m for m in members if m.type not in MERGEABLE), None)
         if bad is not None:
             refuse(bad.path, f"it shares its bodies with {', '.join(m.path for m in members if m is not bad)} and "
@@ -331,20 +347,26 @@ def refine(description: StageDescription, stage, bodies) -> StageDescription:
                                     "joints once per root", "newton-nested-root"))
             break
 
-    # A body reached inside an articulation only through excluded joints is not loaded.
+    # A body of an articulation that only excluded joints reach is not loaded: Newton then builds
+    # the excluded joint on other bodies (measured: world -> the base link), which is not predicted.
+    reached = {body for joint in tree for body in sides[joint.path][:2] if body is not None}
     links = {link for art in description.articulations for link in art.links}
     unloaded: set[str] = set()
     for joint in built:
-        ends = [b for b in (joint.body0, joint.body1) if b is not None]
+        ends = [b for b in sides[joint.path][:2] if b is not None]
         if not joint.exclude_from_articulation or not any(b in links for b in ends):
             continue
         for body in ends:
-            if body not in links:
+            if body not in reached:
                 unloaded.add(body)
                 notes.append(Diagnostic(
                     "warning", joint.path, f"{body} is reached only through this excluded joint: Newton loads no body "
                     "for it and builds the joint on other bodies (its reading of this joint is not predicted)",
                     "newton-unpredicted"))
+
+    member_order = {m.path: i for members in groups.values() for i, m in enumerate(members)}
+    newton_type = {j.path: ("d6" if any(t == j.path for t in merged_into.values()) else j.type) for j in built}
+    mimics = _mimics(stage, built, sides, merged_into, newton_type, refuse, notes)
 
     # The per-dof view.
     joints_out = []
@@ -369,14 +391,14 @@ def refine(description: StageDescription, stage, bodies) -> StageDescription:
         else:
             members = [j for j in description.joints if merged_into.get(j.path) == path]
             if members:
-                group = [joint] + sorted(members, key=lambda j: _path_key(j.path))
+                group = [joint] + sorted(members, key=lambda j: member_order[j.path])
                 linear = [j for j in group if j.type == "prismatic"]
                 angular = [j for j in group if j.type == "revolute"]
                 changes["dofs"] = tuple(_typed_dof(j, attributes.get(j.path), math.inf) for j in linear + angular)
                 changes["type"] = "d6"
             else:
                 changes["dofs"] = _dofs(joint, attrs, notes)
-        changes["mimics"] = () if _has_api(stage, path, "NewtonMimicAPI") else joint.mimics
+        changes["mimics"] = mimics.get(path, ())
         joints_out.append(dataclasses.replace(joint, **changes))
 
     # Free joints: every loaded body that is no joint's child.
@@ -445,8 +467,75 @@ def _dofs(joint: JointDesc, attrs: dict, notes: list) -> tuple[DofDesc, ...]:
     return ()
 
 
-def _has_api(stage, path: str, name: str) -> bool:
-    prim = stage.GetPrimAtPath(path)
-    if not prim:
-        return False
-    return any(str(schema).split(":", 1)[0] == name for schema in prim.GetAppliedSchemas())
+def _api_names(prim) -> set[str]:
+    """The API schema names a prim's apiSchemas metadata lists (registered or not), without instances."""
+    listop = prim.GetMetadata("apiSchemas") if prim else None
+    if not listop:
+        return set()
+    items = list(listop.prependedItems) + list(listop.appendedItems) + list(listop.explicitItems)
+    return {str(item).split(":", 1)[0] for item in items}
+
+
+def _authored(prim, name: str, fallback=None):
+    attr = prim.GetAttribute(name)
+    if attr and attr.HasAuthoredValue():
+        return attr.Get()
+    return fallback
+
+
+def _target(prim, name: str) -> Optional[str]:
+    rel = prim.GetRelationship(name)
+    targets = rel.GetTargets() if rel and rel.HasAuthoredTargets() else []
+    if not targets:
+        return None
+    target = targets[0]
+    if not target.IsAbsolutePath():
+        target = prim.GetPath().GetParentPath().AppendPath(target)
+    return str(target)
+
+
+def _mimics(stage, built, sides, merged_into, newton_type, refuse, notes) -> dict[str, tuple[MimicCoupling, ...]]:
+    """The couplings Newton applies: ``q = coef0 + coef1 * q_ref``, stored as PhysX's convention
+    (``gearing = -coef1``, ``offset = -coef0``, the offset in the follower's joint coordinates [rad or
+    length]). NewtonMimicAPI wins over PhysxMimicJointAPI; MjcEqualityJointAPI makes an equality
+    constraint instead (no mimic)."""
+    built_paths = {j.path for j in built}
+    out: dict[str, tuple[MimicCoupling, ...]] = {}
+    for joint in built:
+        if joint.path in merged_into:
+            continue
+        prim = stage.GetPrimAtPath(joint.path)
+        apis = _api_names(prim)
+        if "MjcEqualityJointAPI" in apis:
+            continue
+        mimic = None
+        if "NewtonMimicAPI" in apis:
+            if not bool(_authored(prim, "newton:mimicEnabled", True)):
+                continue
+            reference = _target(prim, "newton:mimicJoint") or _target(prim, "mjc:target")
+            coef0 = _authored(prim, "newton:mimicCoef0")
+            if coef0 is None:
+                coef0 = float(_authored(prim, "mjc:coef0", 0.0))  # the older name, already in radians
+            elif joint.type == "revolute":
+                coef0 = math.radians(float(coef0))  # authored in degrees for a revolute follower
+            coef1 = _authored(prim, "newton:mimicCoef1")
+            if coef1 is None:
+                coef1 = _authored(prim, "mjc:coef1", 1.0)
+            if reference is not None:
+                mimic = MimicCoupling("newton", reference, None, -float(coef1), -float(coef0))
+        elif joint.mimics:
+            mimic = joint.mimics[-1]
+        if mimic is None:
+            continue
+        reference = merged_into.get(mimic.reference, mimic.reference)
+        if reference not in built_paths:
+            notes.append(Diagnostic("warning", joint.path, f"the mimic's reference {mimic.reference} is no joint "
+                                    "Newton builds: the coupling is skipped", "newton-mimic-skipped"))
+            continue
+        for path in (joint.path, reference):
+            if newton_type.get(path) not in _MIMIC_TYPES:
+                refuse(joint.path, f"the mimic follower {joint.path} or its reference {reference} is a "
+                       f"{newton_type.get(path)} joint (Newton couples only revolute, prismatic and D6 joints)")
+                break
+        out[joint.path] = (dataclasses.replace(mimic, reference=reference),)
+    return out
