@@ -5,12 +5,12 @@ from typing import Iterable, Optional
 
 from ..errors import UsageError
 from . import (rules_articulations, rules_bodies, rules_couplings, rules_defaults, rules_instances, rules_limits,
-               rules_units, rules_values)
+               rules_newton, rules_units, rules_values)
 from .rule import Rule
 
 RULE_CLASSES: tuple[type[Rule], ...] = (
     rules_defaults.RULES + rules_limits.RULES + rules_instances.RULES + rules_couplings.RULES
-    + rules_bodies.RULES + rules_articulations.RULES + rules_values.RULES + rules_units.RULES
+    + rules_bodies.RULES + rules_articulations.RULES + rules_values.RULES + rules_units.RULES + rules_newton.RULES
 )
 RULES_BY_ID: dict[str, type[Rule]] = {cls.id: cls for cls in RULE_CLASSES}
 assert len(RULES_BY_ID) == len(RULE_CLASSES), "rule ids must be unique"

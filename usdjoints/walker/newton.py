@@ -223,6 +223,10 @@ def refine(description: StageDescription, stage, bodies) -> StageDescription:
     disabled_bodies = {b.path for b in description.bodies if not b.enabled}
     kinematic = {b.path for b in description.bodies if b.kinematic and b.enabled}
     refused: list[Diagnostic] = []
+    meters_per_unit = description.units.meters_per_unit.value
+    if meters_per_unit != 1.0:
+        notes.append(Diagnostic("warning", None, f"metersPerUnit is {meters_per_unit:g}: Newton applies no stage "
+                                "units and reads every length as metres", "newton-units-ignored"))
 
     def refuse(prim, message):
         refused.append(Diagnostic("error", prim, f"Newton refuses the whole stage: {message}", REFUSED))
