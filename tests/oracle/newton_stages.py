@@ -162,4 +162,12 @@ def write_all(out: Path) -> list[Path]:
     p = j.GetPrim(); p.CreateAttribute("newton:armature", Sdf.ValueTypeNames.Float).Set(0.25); p.CreateAttribute("newton:velocityLimit", Sdf.ValueTypeNames.Float).Set(90.0); p.CreateAttribute("newton:friction", Sdf.ValueTypeNames.Float).Set(0.1); s.Save()
     s = new("sph_newton_attrs"); b = chain(s); j = joint(s, "/World/R/j", "sph", b[0].GetPath(), b[1].GetPath(), 0.1, -0.1)
     p = j.GetPrim(); p.CreateAttribute("newton:armature", Sdf.ValueTypeNames.Float).Set(0.25); p.CreateAttribute("newton:velocityLimit", Sdf.ValueTypeNames.Float).Set(90.0); s.Save()
+    # a body with neither mass nor collider: loaded, but given no free joint (and one with a mass is)
+    for name, mass in (("ghost_body", None), ("ghost_body_with_mass", 1.0)):
+        s = new(name)
+        ghost = UsdGeom.Xform.Define(s, "/World/G").GetPrim()
+        UsdPhysics.RigidBodyAPI.Apply(ghost)
+        if mass is not None:
+            UsdPhysics.MassAPI.Apply(ghost).CreateMassAttr(mass)
+        s.Save()
     return sorted(out.glob("*.usda"))

@@ -369,7 +369,12 @@ def refine(description: StageDescription, stage, bodies) -> StageDescription:
                     "newton-unpredicted"))
 
     member_order = {m.path: i for members in groups.values() for i, m in enumerate(members)}
-    newton_type = {j.path: ("d6" if any(t == j.path for t in merged_into.values()) else j.type) for j in built}
+    merged_reps = set(merged_into.values())
+    members_of: dict[str, list[JointDesc]] = defaultdict(list)
+    for joint in description.joints:
+        if joint.path in merged_into:
+            members_of[merged_into[joint.path]].append(joint)
+    newton_type = {j.path: ("d6" if j.path in merged_reps else j.type) for j in built}
     mimics = _mimics(stage, built, sides, merged_into, newton_type, refuse, notes)
 
     # The per-dof view.
@@ -393,7 +398,7 @@ def refine(description: StageDescription, stage, bodies) -> StageDescription:
         if path in merged_into:
             changes["dofs"] = ()
         else:
-            members = [j for j in description.joints if merged_into.get(j.path) == path]
+            members = members_of.get(path)
             if members:
                 group = [joint] + sorted(members, key=lambda j: member_order[j.path])
                 linear = [j for j in group if j.type == "prismatic"]
@@ -408,9 +413,12 @@ def refine(description: StageDescription, stage, bodies) -> StageDescription:
     # Free joints: every loaded body that is no joint's child.
     children = {sides[j.path][1] for j in built}
     synthetic = []
+    colliders = getattr(bodies, "colliders", set())
     for body in description.bodies:
         if not body.enabled or body.path in children or body.path in unloaded:
             continue
+        if not _has_mass_or_shape(body, colliders):
+            continue  # measured: a body with neither mass nor collider gets no joint at all
         reason = "floating base" if any(sides[j.path][0] == body.path for j in built) else "lone body"
         synthetic.append(SyntheticJointDesc(
             "free", None, body.path, f"Newton adds a free joint ({reason})",
@@ -421,6 +429,19 @@ def refine(description: StageDescription, stage, bodies) -> StageDescription:
                           for a in description.articulations)
     return dataclasses.replace(description, consumer="newton", joints=tuple(joints_out), articulations=articulations,
                                diagnostics=tuple(notes + refused), synthetic_joints=tuple(synthetic))
+
+
+def _has_mass_or_shape(body, colliders) -> bool:
+    """Whether Newton gives ``body`` a free joint: it has a positive mass or density, or a collider."""
+    for name in ("physics:mass", "physics:density"):
+        column = body.columns.get(name)
+        try:
+            if column is not None and column.value is not None and float(column.value) > 0.0:
+                return True
+        except (TypeError, ValueError):
+            pass
+    prefix = body.path + "/"
+    return any(c == body.path or c.startswith(prefix) for c in colliders)
 
 
 def _check_directions(joints, sides, members, root, refuse) -> None:
