@@ -8,7 +8,7 @@ builder converts to SI once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Optional
+from typing import Mapping, NamedTuple, Optional
 
 from .provenance import Resolved
 
@@ -133,9 +133,8 @@ class MimicCoupling:
 Coupling = RackAndPinionCoupling | GearCoupling | MimicCoupling
 
 
-@dataclass(frozen=True, slots=True)
-class DofValue:
-    """One per-dof value with where it came from.
+class DofValue(NamedTuple):
+    """One per-dof value with where it came from (a tuple: a walk makes one per value per dof).
 
     ``source``: ``authored`` or ``fallback`` (read from a column), ``default`` (the consumer's own
     value when nothing is read), ``not_read`` (the consumer holds no such value: ``value`` is None).
@@ -145,8 +144,7 @@ class DofValue:
     source: str
 
 
-@dataclass(frozen=True, slots=True)
-class DofDesc:
+class DofDesc(NamedTuple):
     """One degree of freedom as a consumer holds it, in USD units (degrees, stage lengths, per-degree
     gains, deg/s). ``source`` is the joint prim it comes from (itself, or one merged into it)."""
 

@@ -7,7 +7,6 @@ profile's refinement.
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import Optional
 
@@ -113,13 +112,63 @@ def _same(a, b) -> bool:
 
 
 def with_generic_dofs(description: StageDescription, profile: ConsumerProfile) -> StageDescription:
-    """``description`` with every joint's per-dof view filled the one-joint-per-prim way."""
-    joints = []
+    """Fill every joint's per-dof view of the description the walker is building, the
+    one-joint-per-prim way, and return it.
+
+    Joints that read alike (same type, limits, drives, articulation membership and passive columns)
+    share one computed view: a stage of repeated joints pays for one of each."""
+    cache: dict = {}
+    templates = tuple(profile.dof_columns.values())
     for joint in description.joints:
         dropped = joint_dropped(joint)
-        dofs = () if dropped else tuple(generic_dof(joint, name, profile) for name in dof_names(joint, profile))
-        joints.append(dataclasses.replace(joint, dofs=dofs, dropped=dropped, merged_into=None))
-    return dataclasses.replace(description, joints=tuple(joints))
+        if dropped:
+            _with_view(joint, (), True)
+            continue
+        columns = joint.columns
+        names = list(_limit_columns(joint.type))
+        for limit in joint.limits:
+            names += (f"limit:{limit.dof}:physics:low", f"limit:{limit.dof}:physics:high")
+        for drive in joint.drives:
+            names += (f"drive:{drive.dof}:physics:stiffness", f"drive:{drive.dof}:physics:damping",
+                      f"drive:{drive.dof}:physics:maxForce")
+        names += [t.format(dof=d) for t in templates for d in _column_dofs(joint.type)]
+        key = (joint.type, joint.limits, joint.drives, joint.articulation is None,
+               tuple(_column_key(columns, name) for name in names))
+        dofs = cache.get(key)
+        if dofs is None:
+            dofs = cache[key] = tuple(generic_dof(joint, name, profile) for name in dof_names(joint, profile))
+        if dofs and dofs[0].source != joint.path:
+            dofs = tuple(d._replace(source=joint.path) for d in dofs)
+        _with_view(joint, dofs, False)
+    return description
+
+
+def _column_key(columns, name: str):
+    column = columns.get(name)
+    return None if column is None else (column.value, column.source)
+
+
+def _limit_columns(joint_type: str) -> tuple[str, ...]:
+    if joint_type in ("revolute", "prismatic"):
+        return ("physics:lowerLimit", "physics:upperLimit")
+    if joint_type == "distance":
+        return ("physics:minDistance", "physics:maxDistance")
+    return ()
+
+
+def _column_dofs(joint_type: str) -> tuple[str, ...]:
+    return {"revolute": ("angular",), "prismatic": ("linear",), "spherical": SPHERICAL_AXES,
+            "distance": DISTANCE_DOFS, "d6": D6_AXES}.get(joint_type, ())
+
+
+def _with_view(joint: JointDesc, dofs, dropped: bool) -> JointDesc:
+    """``joint`` with its per-dof view set. The walker calls this while it still builds the
+    description (each JointDesc is new and not yet shared), so the fields are set in place rather
+    than by copying the descriptor: a copy per joint cost a tenth of a walk."""
+    object.__setattr__(joint, "dofs", dofs)
+    object.__setattr__(joint, "dropped", dropped)
+    object.__setattr__(joint, "merged_into", None)
+    return joint
 
 
 def dof_json(dof: DofDesc) -> dict:

@@ -175,8 +175,7 @@ def _distance_dofs(joint: JointDesc, attrs: dict) -> tuple[DofDesc, ...]:
                 column = columns.get(column_name)
                 number = float(column.value)
                 return DofValue(number, str(column.source)) if number >= 0.0 else DofValue(-1.0, "default")
-            dof = dataclasses.replace(dof, limit_lower=side("physics:minDistance"),
-                                      limit_upper=side("physics:maxDistance"))
+            dof = dof._replace(limit_lower=side("physics:minDistance"), limit_upper=side("physics:maxDistance"))
         dofs.append(dof)
     return tuple(dofs)
 
