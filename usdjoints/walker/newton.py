@@ -2,7 +2,7 @@
 
 Newton reads joints through OpenUSD's parser and then applies its own rules; each rule below was
 measured on generated stages read back through ``add_usd`` and ``finalize(device="cpu")`` (see
-``tests/oracle/newton_oracle.py`` and ``tests/oracle/test_newton_rules.py``). Values stay in USD
+``tests/oracle/newton_stages.py``, compared in ``tests/oracle/test_walk_vs_newton.py``). Values stay in USD
 units: a rotational dof in degrees, gains per degree, speeds in deg/s. Newton's own sentinels are
 given in those units too, so that ``1e10`` rad (Newton's "no limit") is ``1e10 * 180 / pi`` degrees.
 """
@@ -13,10 +13,11 @@ import math
 from collections import defaultdict
 from typing import Optional
 
-from ..descriptors import (Diagnostic, DofDesc, DofValue, JointDesc, LimitDesc, MimicCoupling, StageDescription,
+from ..descriptors import (Diagnostic, DofDesc, DofValue, JointDesc, LimitDesc, StageDescription,
                            SyntheticJointDesc)
 from .dofs import D6_AXES, DISTANCE_DOFS, ROTATIONAL, SPHERICAL_AXES, default
 from .joints import JOINT_TYPE_BY_SCHEMA
+from .newton_mimics import newton_mimics
 
 RAD_TO_DEG = 180.0 / math.pi
 # Newton's model units: "no limit" and the default effort and speed limits (per rad for angular dofs).
@@ -27,8 +28,6 @@ MERGEABLE = frozenset({"revolute", "prismatic"})
 # The order OpenUSD's parser returns joints of each type in (UsdPhysics.ObjectType), which is the
 # order Newton meets joints outside any articulation in.
 _TYPE_ORDER = {"fixed": 0, "revolute": 1, "prismatic": 2, "spherical": 3, "distance": 4, "d6": 5, "custom": 6}
-# Joint types a mimic follower or its reference may have in Newton's model.
-_MIMIC_TYPES = frozenset({"revolute", "prismatic", "d6"})
 # Diagnostic codes of the parser's reading that Newton's reading replaces.
 _PARSER_ONLY_CODES = frozenset({"one-sided-limit", "coupling-unseen"})
 
@@ -374,7 +373,7 @@ def refine(description: StageDescription, stage, bodies) -> StageDescription:
         if joint.path in merged_into:
             members_of[merged_into[joint.path]].append(joint)
     newton_type = {j.path: ("d6" if j.path in merged_reps else j.type) for j in built}
-    mimics = _mimics(stage, built, sides, merged_into, newton_type, refuse, notes)
+    mimics = newton_mimics(stage, built, merged_into, newton_type, refuse, notes)
 
     # The per-dof view.
     joints_out = []
@@ -489,77 +488,3 @@ def _dofs(joint: JointDesc, attrs: dict, notes: list) -> tuple[DofDesc, ...]:
     if joint.type == "distance":
         return _distance_dofs(joint, attrs)
     return ()
-
-
-def _api_names(prim) -> set[str]:
-    """The API schema names a prim's apiSchemas metadata lists (registered or not), without instances."""
-    listop = prim.GetMetadata("apiSchemas") if prim else None
-    if not listop:
-        return set()
-    items = list(listop.prependedItems) + list(listop.appendedItems) + list(listop.explicitItems)
-    return {str(item).split(":", 1)[0] for item in items}
-
-
-def _authored(prim, name: str, fallback=None):
-    attr = prim.GetAttribute(name)
-    if attr and attr.HasAuthoredValue():
-        return attr.Get()
-    return fallback
-
-
-def _target(prim, name: str) -> Optional[str]:
-    rel = prim.GetRelationship(name)
-    targets = rel.GetTargets() if rel and rel.HasAuthoredTargets() else []
-    if not targets:
-        return None
-    target = targets[0]
-    if not target.IsAbsolutePath():
-        target = prim.GetPath().GetParentPath().AppendPath(target)
-    return str(target)
-
-
-def _mimics(stage, built, sides, merged_into, newton_type, refuse, notes) -> dict[str, tuple[MimicCoupling, ...]]:
-    """The couplings Newton applies: ``q = coef0 + coef1 * q_ref``, stored as PhysX's convention
-    (``gearing = -coef1``, ``offset = -coef0``, the offset in the follower's joint coordinates [rad or
-    length]). NewtonMimicAPI wins over PhysxMimicJointAPI; MjcEqualityJointAPI makes an equality
-    constraint instead (no mimic)."""
-    built_paths = {j.path for j in built}
-    out: dict[str, tuple[MimicCoupling, ...]] = {}
-    for joint in built:
-        if joint.path in merged_into:
-            continue
-        prim = stage.GetPrimAtPath(joint.path)
-        apis = _api_names(prim)
-        if "MjcEqualityJointAPI" in apis:
-            continue
-        mimic = None
-        if "NewtonMimicAPI" in apis:
-            if not bool(_authored(prim, "newton:mimicEnabled", True)):
-                continue
-            reference = _target(prim, "newton:mimicJoint") or _target(prim, "mjc:target")
-            coef0 = _authored(prim, "newton:mimicCoef0")
-            if coef0 is None:
-                coef0 = float(_authored(prim, "mjc:coef0", 0.0))  # the older name, already in radians
-            elif joint.type == "revolute":
-                coef0 = math.radians(float(coef0))  # authored in degrees for a revolute follower
-            coef1 = _authored(prim, "newton:mimicCoef1")
-            if coef1 is None:
-                coef1 = _authored(prim, "mjc:coef1", 1.0)
-            if reference is not None:
-                mimic = MimicCoupling("newton", reference, None, -float(coef1), -float(coef0))
-        elif joint.mimics:
-            mimic = joint.mimics[-1]
-        if mimic is None:
-            continue
-        reference = merged_into.get(mimic.reference, mimic.reference)
-        if reference not in built_paths:
-            notes.append(Diagnostic("warning", joint.path, f"the mimic's reference {mimic.reference} is no joint "
-                                    "Newton builds: the coupling is skipped", "newton-mimic-skipped"))
-            continue
-        for path in (joint.path, reference):
-            if newton_type.get(path) not in _MIMIC_TYPES:
-                refuse(joint.path, f"the mimic follower {joint.path} or its reference {reference} is a "
-                       f"{newton_type.get(path)} joint (Newton couples only revolute, prismatic and D6 joints)")
-                break
-        out[joint.path] = (dataclasses.replace(mimic, reference=reference),)
-    return out
