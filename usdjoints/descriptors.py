@@ -8,7 +8,7 @@ builder converts to SI once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Optional
+from typing import Mapping, NamedTuple, Optional
 
 from .provenance import Resolved
 
@@ -141,6 +141,38 @@ class MimicCoupling:
 Coupling = RackAndPinionCoupling | GearCoupling | MimicCoupling
 
 
+class DofValue(NamedTuple):
+    """One per-dof value with where it came from (a tuple: a walk makes one per value per dof).
+
+    ``source``: ``authored`` or ``fallback`` (read from a column), ``default`` (the consumer's own
+    value when nothing is read), ``not_read`` (the consumer holds no such value: ``value`` is None).
+    """
+
+    value: Optional[float]
+    source: str
+
+
+class DofDesc(NamedTuple):
+    """One degree of freedom as a consumer holds it, in USD units (degrees, stage lengths, per-degree
+    gains, deg/s). ``source`` is the joint prim it comes from (itself, or one merged into it)."""
+
+    dof: str
+    source: str
+    rotational: bool
+    limit_lower: DofValue
+    limit_upper: DofValue
+    target_ke: DofValue
+    target_kd: DofValue
+    effort_limit: DofValue
+    velocity_limit: DofValue
+    armature: DofValue
+    friction: DofValue
+
+
+DOF_FIELDS = ("limit_lower", "limit_upper", "target_ke", "target_kd", "effort_limit", "velocity_limit",
+              "armature", "friction")
+
+
 @dataclass(frozen=True, slots=True)
 class JointDesc:
     """A joint as one consumer reads it.
@@ -170,6 +202,11 @@ class JointDesc:
     states: tuple[JointStateDesc, ...]
     columns: Mapping[str, Resolved]
     applied_schemas: tuple[str, ...] = ()  # the prim's applied API schemas (sorted), e.g. PhysicsLimitAPI:rotX
+    # the consumer's per-dof view: its dofs in its order, whether it builds the joint at all, and
+    # the joint it folds this one into (None: not merged)
+    dofs: tuple[DofDesc, ...] = ()
+    dropped: bool = False
+    merged_into: Optional[str] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,6 +333,18 @@ class MassDesc:
 
 
 @dataclass(frozen=True, slots=True)
+class SyntheticJointDesc:
+    """A joint the consumer creates itself: ``body1`` is the body it frees or holds (``body0`` the
+    world when None)."""
+
+    type: str  # "free"
+    body0: Optional[str]
+    body1: str
+    reason: str
+    dofs: tuple[DofDesc, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class StageDescription:
     stage: str
     consumer: str
@@ -308,6 +357,8 @@ class StageDescription:
     colliders: tuple[ColliderDesc, ...] = ()
     collision_filters: CollisionFilters = field(default_factory=CollisionFilters)
     masses: Mapping[str, MassDesc] = field(default_factory=dict)  # body path -> its mass properties
+    # joints the consumer adds that no prim authors (Newton's free joint on a floating base)
+    synthetic_joints: tuple[SyntheticJointDesc, ...] = ()
     _by_path: dict = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self):

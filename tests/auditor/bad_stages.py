@@ -68,6 +68,23 @@ EXPECTED: dict[str, tuple[str | None, str | None]] = {
     'inertia-not-physical': ('/World/Link', 'physics:diagonalInertia'),
     'mesh-scale-units': ('/World/Link/Shell', None),
     'primitive-size-units': ('/World/Link/Box', None),
+    # Newton's reading (usdjoints.auditor.rules_newton); each stage is a generated Newton probe stage
+    # (tests/oracle/newton_stages.py) whose reading Newton itself confirms in tests/oracle.
+    'newton-refuses-stage': ('/World/R/j2', None),
+    'newton-joint-dropped': ('/World/R/j', None),
+    'newton-merged': ('/World/R/jy', None),
+    'newton-d6-axis-locked': ('/World/R/j', None),
+    'newton-acceleration-drive': ('/World/R/j', None),
+    'newton-cone-ignored': ('/World/R/j', 'physics:coneAngle0Limit'),
+    'newton-flipped': ('/World/R/weld', 'physics:body1'),
+    'newton-nested-root': ('/World/R/L1', None),
+    'newton-unpredicted': ('/World/R/j', 'physics:excludeFromArticulation'),
+    'newton-mimic-skipped': ('/World/R/j2', None),
+    'newton-units-ignored': (None, 'metersPerUnit'),
+    'physx-newton-dofs': ('/World/R/j', None),
+    'physx-newton-gains': ('/World/R/j', 'drive:rotZ:physics:stiffness'),
+    'physx-newton-limits': ('/World/R/j', None),
+    'physx-newton-passive': ('/World/R/j', None),
 }
 
 

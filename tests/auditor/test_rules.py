@@ -38,7 +38,10 @@ def test_rule_fires_at_prim_and_attribute(rule_id, bad_dir):
 
 @pytest.mark.parametrize("path", CLEAN_SAMPLES, ids=lambda p: p.name)
 def test_clean_sample_has_no_warning_or_error(path):
-    report = audit(path)
+    # The sample stages are written for PhysX and OpenUSD; many hold a standalone joint between two
+    # bodies, a stage Newton refuses as a whole (measured). What Newton does with each sample stage
+    # is asserted against Newton itself in tests/oracle/test_walk_vs_newton.py.
+    report = audit(path, consumers=("ovphysx", "usdphysics", "usdjoints"))
     loud = [(f.rule, f.prim, f.message) for f in report.findings if f.severity != "info"]
     assert loud == []
     assert report.exit_code(strict=True) == 0

@@ -81,4 +81,4 @@ def test_divergences_of_a_type_include_inherited_ones():
     base = {(s.name, d.effect) for s, d in divergences("PhysicsJoint")}
     assert base < own
     assert all(d.kind in ("defect", "fragile", "note") for _, d in divergences())
-    assert set(CONSUMERS) == {"ovphysx", "usdphysics", "usdjoints"}
+    assert set(CONSUMERS) == {"ovphysx", "usdphysics", "usdjoints", "newton"}

@@ -32,9 +32,11 @@ def test_rack_table_shows_every_seed_column_with_fallback_producer_and_defaults(
     text = render_columns_text(RACK)
     names = [line.split()[0] for line in text.splitlines() if line.startswith("physics:")]
     assert names == SEED_003_COLUMNS
-    assert _row(text, "physics:ratio")[1:] == ["float", "deg/length", "1", "resolved", "0", "not", "read", "1"]
-    assert _row(text, "physics:breakForce")[-5:] == ["inf", "resolved", "FLT_MAX", "FLT_MAX", "inf"]
-    assert _row(text, "physics:hinge")[1:] == ["rel", "-", "-", "not", "written", "-", "not", "read", "-"]
+    assert _row(text, "physics:ratio")[1:] == ["float", "deg/length", "1", "resolved", "0", "not", "read", "1",
+                                                   "not", "read"]  # newton: the parser's default
+    assert _row(text, "physics:breakForce")[-6:] == ["inf", "resolved", "FLT_MAX", "FLT_MAX", "inf", "FLT_MAX"]
+    assert _row(text, "physics:hinge")[1:] == ["rel", "-", "-", "not", "written", "-", "not", "read", "-", "not",
+                                                "read"]
     assert _row(text, "physics:body0")[1] == "*"  # inherited marker
     assert "defect (consumer) physics:ratio" in text
 
@@ -45,7 +47,8 @@ def test_rack_json_carries_every_seed_column():
     assert data["schema"] == "usdjoints.columns/1" and data["owners"] == [RACK]
     by_name = {c["name"]: c for c in data["columns"]}
     assert list(by_name) == SEED_003_COLUMNS
-    assert by_name["physics:ratio"]["parser_default"] == {"ovphysx": 0.0, "usdphysics": "not read", "usdjoints": 1.0}
+    assert by_name["physics:ratio"]["parser_default"] == {"ovphysx": 0.0, "usdphysics": "not read", "usdjoints": 1.0,
+                                                          "newton": "not read"}
     assert by_name["physics:breakForce"]["fallback"] == "inf"
     assert by_name["physics:localRot0"]["fallback"] == [1.0, 0.0, 0.0, 0.0]  # [w, x, y, z]
     assert by_name["physics:body0"]["inherited"] and by_name["physics:body0"]["owner"] == "PhysicsJoint"

@@ -5,12 +5,13 @@ from typing import Iterable, Optional
 
 from ..errors import UsageError
 from . import (rules_articulations, rules_bodies, rules_couplings, rules_defaults, rules_instances, rules_limits,
-               rules_mass, rules_stock, rules_units, rules_values)
+               rules_mass, rules_newton, rules_stock, rules_units, rules_values)
 from .rule import Rule
 
 RULE_CLASSES: tuple[type[Rule], ...] = (
     rules_defaults.RULES + rules_limits.RULES + rules_instances.RULES + rules_couplings.RULES
     + rules_bodies.RULES + rules_mass.RULES + rules_articulations.RULES + rules_values.RULES + rules_units.RULES
+    + rules_newton.RULES
 )
 # OpenUSD's UsdPhysics validators, run by the audit (their ids are usdphysics:<ValidatorName>);
 # usdjoints' own rules are RULE_CLASSES, the ones it registers as validators in turn.

@@ -42,6 +42,7 @@ _MODULES = MappingProxyType({
     "ovphysx": "ovphysx",
     "usdphysics": "usdphysics",
     "usdjoints": "simulator",
+    "newton": "newton",
 })
 
 NAMES: tuple[str, ...] = tuple(_MODULES)

@@ -26,6 +26,13 @@ LIMIT_INSTANCES = MappingProxyType({
     "rack_and_pinion": (), "gear": (), "custom": (),
 })
 
+# PhysxJointAxisAPI:<dof> columns behind the per-dof passive values (PhysX and usdjoints read them)
+PHYSX_AXIS_COLUMNS = MappingProxyType({
+    "velocity_limit": "physxJointAxis:{dof}:maxJointVelocity",
+    "armature": "physxJointAxis:{dof}:armature",
+    "friction": "physxJointAxis:{dof}:staticFrictionEffort",
+})
+
 # one-sided revolute limit policies (see Profile.one_sided_revolute)
 OPEN, DISABLE, LOCK, CLAMP = "open", "disable", "lock", "clamp"
 # nested articulation root policies (see Profile.nested_roots)
@@ -87,6 +94,12 @@ class Profile:
     ``tree_from``: the tree of a component grows from its first body in stage order (``seed``)
     or from the root the consumer ``elect``s (the root body, the link of the world joint, the
     top of a nested chain, or the centre of the graph, ties by path).
+``dof_columns``: for the per-dof view, the column each passive dof value (``velocity_limit``,
+    ``armature``, ``friction``) is read from, ``{dof}`` standing for the dof name; a value with no
+    entry is one the consumer does not hold.
+    ``reads_through`` / ``refine``: a consumer that reads a stage through another consumer's
+    reading (Newton reads OpenUSD's parser's) names it, and ``refine`` ("module:function") turns
+    that StageDescription into its own: ``refine(description, stage, bodies)``.
     """
 
     name: str
@@ -123,6 +136,9 @@ class Profile:
     joint_order: str = "stage"
     unarticulated_types: frozenset = frozenset()
     tree_from: str = "seed"
+    dof_columns: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    reads_through: Optional[str] = None
+    refine: Optional[str] = None
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     # -- joints -------------------------------------------------------------------------------

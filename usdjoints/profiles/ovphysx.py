@@ -4,7 +4,7 @@ Measured with ovphysx 0.7 unless a line says otherwise (tests/oracle and the ovp
 """
 from types import MappingProxyType
 
-from .base import CLAMP, LOCK, REJECT_NESTED, TREE, Profile
+from .base import PHYSX_AXIS_COLUMNS, CLAMP, LOCK, REJECT_NESTED, TREE, Profile
 
 PROFILE = Profile(
     name="ovphysx",
@@ -31,6 +31,7 @@ PROFILE = Profile(
     nested_roots=REJECT_NESTED,  # "nested articulation roots are not supported"
     refuses_kinematic_articulations=True,  # "Articulations with kinematic bodies are not supported"
     world_anchor_welds=True,  # a hinge from the world to an articulation becomes its fixed base
+    dof_columns=PHYSX_AXIS_COLUMNS,  # armature, speed limit and friction per axis
     articulation_roles=frozenset({TREE}),  # a loop-closing joint is simulated beside the articulation
     # measured (tests/oracle/test_articulation_graph_ovphysx.py): of several joints on one body
     # pair PhysX keeps the first by path, whatever the definition or body order, and the loop a

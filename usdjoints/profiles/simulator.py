@@ -1,7 +1,7 @@
 """The usdjoints simulator: the USD value, with one-sided limits taken as one-sided."""
 from types import MappingProxyType
 
-from .base import LOOP, OPEN, SHARE_CLAIMED, TREE, Profile
+from .base import PHYSX_AXIS_COLUMNS, LOOP, OPEN, SHARE_CLAIMED, TREE, Profile
 
 PROFILE = Profile(
     name="usdjoints",
@@ -18,6 +18,7 @@ PROFILE = Profile(
     kinematic_links=False,
     root_on_non_link="reject",
     nested_roots=SHARE_CLAIMED,  # warned, and gathers only links the outer root left
+    dof_columns=PHYSX_AXIS_COLUMNS,  # armature, speed limit and friction per axis
     articulation_roles=frozenset({TREE, LOOP}),  # loops are closed by constraints in the simulator
     notes=(
         "A limit is on when either bound is finite; an infinite bound leaves that side open.",

@@ -7,6 +7,7 @@ articulations and finishes each joint with the limits and drives that consumer r
 from __future__ import annotations
 
 import contextlib
+import importlib
 import gc
 from typing import Iterable
 
@@ -14,6 +15,7 @@ from ..profiles import profile
 from ..descriptors import StageDescription
 from .articulations import build_articulations
 from .columns import ColumnView
+from .dofs import with_generic_dofs
 from .joints import consumer_joint_type, finish_joint, read_joint
 from .scan import StageScan, scan_stage
 from .stage_io import StageLike, open_stage
@@ -43,7 +45,23 @@ def walk_many(stage: StageLike, consumers: Iterable[str]) -> dict[str, StageDesc
     with paused_cycle_collection(), unreadable_values_rejected(stage):
         scan = scan_stage(stage)
         shared: dict = {}  # consumer-independent findings, computed for the first consumer
-        return {consumer: _describe(scan, consumer, shared) for consumer in consumers}
+        readings: dict[str, StageDescription] = {}
+        return {consumer: _reading(scan, consumer, shared, readings) for consumer in consumers}
+
+
+def _reading(scan: StageScan, consumer: str, shared: dict, readings: dict) -> StageDescription:
+    """``consumer``'s description: its own reading, or the one it reads through refined by its
+    profile's rules. ``readings`` keeps each reading so that one is made once per scan."""
+    rules = profile(consumer)
+    base = rules.reads_through or consumer
+    description = readings.get(base)
+    if description is None:
+        description = readings[base] = with_generic_dofs(_describe(scan, base, shared), profile(base))
+    if rules.refine is None:
+        return description
+    module_name, _, function = rules.refine.partition(":")
+    refine = getattr(importlib.import_module(module_name), function)
+    return refine(description, scan.stage, scan.bodies)
 
 
 @contextlib.contextmanager

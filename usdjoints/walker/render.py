@@ -5,6 +5,7 @@ from typing import Any
 
 from ..descriptors import JointDesc, Pose, StageDescription
 from ..provenance import Resolved
+from .dofs import dof_json
 
 SCHEMA = "usdjoints.walk/1"
 
@@ -39,6 +40,11 @@ def walk_json(description: StageDescription) -> dict[str, Any]:
             for a in description.articulations
         ],
         "joints": [joint_json(j) for j in description.joints],
+        "synthetic_joints": [
+            {"type": s.type, "body0": s.body0, "body1": s.body1, "reason": s.reason,
+             "dofs": [dof_json(d) for d in s.dofs]}
+            for s in description.synthetic_joints
+        ],
         "diagnostics": [
             {"severity": d.severity, "prim": d.prim, "message": d.message, "code": d.code,
              **({"attribute": d.attribute} if d.attribute else {}), **({"related": list(d.related)} if d.related else {})}
@@ -78,6 +84,9 @@ def joint_json(joint: JointDesc) -> dict[str, Any]:
         "states": [{"dof": s.dof, "position": s.position.value, "velocity": s.velocity.value} for s in joint.states],
         "columns": {name: resolved_json(value) for name, value in joint.columns.items()},
         "applied_schemas": list(joint.applied_schemas),
+        "dofs": [dof_json(d) for d in joint.dofs],
+        "dropped": joint.dropped,
+        "merged_into": joint.merged_into,
     }
 
 
@@ -156,6 +165,12 @@ def render_text(description: StageDescription) -> str:
         lines.append("")
         lines.append(f"{joint.path}  {joint.type}{' axis ' + joint.axis if joint.axis else ''}  ({where}{state})")
         lines.append(f"  body0 {joint.body0 or 'world'}   body1 {joint.body1 or 'world'}")
+        if joint.dropped:
+            lines.append(f"  not built by {description.consumer}")
+        if joint.merged_into:
+            lines.append(f"  merged into {joint.merged_into}")
+        for dof in joint.dofs:
+            lines.append("  " + _dof_text(dof, joint.path))
         for limit in joint.limits:
             flag = "on " if limit.enabled else "off"
             lines.append(f"  limit {limit.dof:<9} {flag} [{_num(limit.low)}, {_num(limit.high)}]")
@@ -172,12 +187,23 @@ def render_text(description: StageDescription) -> str:
                 if value.parser_default is not None and value.parser_default != value.value:
                     default_note = f"  (absent: {value.parser_default})"
                 lines.append(f"  {name} = {value.value} [{value.source}]{default_note}")
+    for synthetic in description.synthetic_joints:
+        lines.append("")
+        lines.append(f"(added) {synthetic.type} joint  world -> {synthetic.body1}: {synthetic.reason}")
     if description.diagnostics:
         lines.append("")
         lines.append("diagnostics:")
         for diagnostic in description.diagnostics:
             lines.append(f"  {diagnostic.severity:<7} {diagnostic.prim or '-'}: {diagnostic.message}")
     return "\n".join(lines)
+
+
+def _dof_text(dof, joint_path: str) -> str:
+    origin = "" if dof.source == joint_path else f" (from {dof.source})"
+    return (f"dof {dof.dof:<9} [{_num(dof.limit_lower.value)}, {_num(dof.limit_upper.value)}] "
+            f"ke={_num(dof.target_ke.value)} kd={_num(dof.target_kd.value)} effort={_num(dof.effort_limit.value)} "
+            f"velocity={_num(dof.velocity_limit.value)} armature={_num(dof.armature.value)} "
+            f"friction={_num(dof.friction.value)}{origin}")
 
 
 def _num(value: float) -> str:
