@@ -58,7 +58,7 @@ EXPECTED: dict[str, tuple[str | None, str | None]] = {
     'not-a-joint': ('/World/Rope', None),
     'angular-gain-per-radian': ('/World/J', 'drive:angular:physics:stiffness'),
     'units-look-metres': (None, 'metersPerUnit'),
-    'articulation-refused': ('/World/Robot/Arm', None),
+    'articulation-refused': ('/World/Robot', None),
     'target-child-prim': ('/World/J', 'physics:body1'),
     'invalid-stage-units': (None, None),
     'articulation-limit-beyond-turn': ('/World/Robot/J', None),

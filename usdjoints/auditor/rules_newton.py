@@ -25,8 +25,6 @@ class NewtonRefusesStage(DiagnosticRule):
     consumers = ("newton",)
     fix = "change the named prim as the message says; Newton builds nothing from the stage until then"
 
-    def attribute_of(self, message):
-        return None
 
 
 class NewtonJointDropped(DiagnosticRule):
@@ -34,11 +32,10 @@ class NewtonJointDropped(DiagnosticRule):
     code = "newton-joint-dropped"
     description = "a joint Newton does not build (disabled, gear and rack-and-pinion joints)"
     severity = "warning"
+    severities = ("warning", "info")  # a lost coupling: warning; a disabled joint: info
     consumers = ("newton",)
     fix = "couple the joints with a mimic (PhysxMimicJointAPI or NewtonMimicAPI) for Newton"
 
-    def attribute_of(self, message):
-        return None
 
 
 class NewtonMerged(DiagnosticRule):
@@ -49,8 +46,6 @@ class NewtonMerged(DiagnosticRule):
     consumers = ("newton",)
     fix = "author one D6 joint with a PhysicsLimitAPI per free axis if the joints are one mechanism"
 
-    def attribute_of(self, message):
-        return None
 
 
 class NewtonD6AxisLocked(DiagnosticRule):
@@ -61,8 +56,6 @@ class NewtonD6AxisLocked(DiagnosticRule):
     consumers = ("newton",)
     fix = "apply PhysicsLimitAPI:<axis> with low < high (infinite bounds for a free axis)"
 
-    def attribute_of(self, message):
-        return None
 
 
 class NewtonAccelerationDrive(DiagnosticRule):
@@ -73,8 +66,6 @@ class NewtonAccelerationDrive(DiagnosticRule):
     consumers = ("newton",)
     fix = "author a force drive with gains scaled by the driven inertia"
 
-    def attribute_of(self, message):
-        return None
 
 
 class NewtonConeIgnored(DiagnosticRule):
@@ -85,8 +76,6 @@ class NewtonConeIgnored(DiagnosticRule):
     consumers = ("newton",)
     fix = "model the cone with a D6 joint and rotational limits for Newton"
 
-    def attribute_of(self, message):
-        return "physics:coneAngle0Limit"
 
 
 class NewtonFlipped(DiagnosticRule):
@@ -97,8 +86,6 @@ class NewtonFlipped(DiagnosticRule):
     consumers = ("newton",)
     fix = "author the world side as physics:body0"
 
-    def attribute_of(self, message):
-        return "physics:body1"
 
 
 class NewtonNestedRoot(DiagnosticRule):
@@ -109,8 +96,6 @@ class NewtonNestedRoot(DiagnosticRule):
     consumers = ("newton",)
     fix = "keep one PhysicsArticulationRootAPI per mechanism"
 
-    def attribute_of(self, message):
-        return None
 
 
 class NewtonUnpredicted(DiagnosticRule):
@@ -121,8 +106,6 @@ class NewtonUnpredicted(DiagnosticRule):
     consumers = ("newton",)
     fix = "join the body to the articulation with a joint that is not excluded"
 
-    def attribute_of(self, message):
-        return "physics:excludeFromArticulation"
 
 
 class NewtonMimicSkipped(DiagnosticRule):
@@ -133,8 +116,6 @@ class NewtonMimicSkipped(DiagnosticRule):
     consumers = ("newton",)
     fix = "point the mimic at a joint Newton builds"
 
-    def attribute_of(self, message):
-        return None
 
 
 class NewtonUnitsIgnored(DiagnosticRule):
@@ -145,8 +126,6 @@ class NewtonUnitsIgnored(DiagnosticRule):
     consumers = ("newton",)
     fix = "author the stage in metres (metersPerUnit = 1) for Newton"
 
-    def attribute_of(self, message):
-        return "metersPerUnit"
 
 
 def _dof_pairs(ctx: AuditContext):

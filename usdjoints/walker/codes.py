@@ -41,6 +41,18 @@ WELDED_ANCHOR = "welded-anchor"
 # mass and colliders (walker/mass.py, walker/scene.py)
 COLLIDER_NO_MASS = "collider-no-mass"
 NO_MASS_NO_COLLIDER = "no-mass-no-collider"
+# Newton's reading (walker/newton.py, walker/newton_mimics.py)
+NEWTON_REFUSES_STAGE = "newton-refuses-stage"
+NEWTON_UNITS_IGNORED = "newton-units-ignored"
+NEWTON_JOINT_DROPPED = "newton-joint-dropped"
+NEWTON_FLIPPED = "newton-flipped"
+NEWTON_ACCELERATION_DRIVE = "newton-acceleration-drive"
+NEWTON_CONE_IGNORED = "newton-cone-ignored"
+NEWTON_MERGED = "newton-merged"
+NEWTON_NESTED_ROOT = "newton-nested-root"
+NEWTON_UNPREDICTED = "newton-unpredicted"
+NEWTON_MIMIC_SKIPPED = "newton-mimic-skipped"
+NEWTON_D6_AXIS_LOCKED = "newton-d6-axis-locked"
 SEVERITY: dict[str, tuple[str, ...]] = {  # code -> the severities it is emitted at, worst first
     INVALID_VALUE_TYPE: ("error",), INVALID_XFORM_OP: ("error",), INVALID_STAGE_UNITS: ("error",), NOT_A_JOINT: ("error",),
     NON_FINITE: ("error",), NON_UNIT_QUATERNION: ("warning",), SEVERAL_TARGETS: ("warning",),
@@ -53,5 +65,9 @@ SEVERITY: dict[str, tuple[str, ...]] = {  # code -> the severities it is emitted
     ARTICULATION_LOOP: ("error",), ARTICULATION_REFUSED: ("error",), EMPTY_ARTICULATION: ("warning",),
     NESTED_ROOT: ("error", "warning"), ROOT_ON_NON_LINK: ("error",), WELDED_ANCHOR: ("error",),
     COLLIDER_NO_MASS: ("warning",), NO_MASS_NO_COLLIDER: ("warning",),
+    NEWTON_REFUSES_STAGE: ("error",), NEWTON_UNITS_IGNORED: ("warning",), NEWTON_JOINT_DROPPED: ("warning", "info"),
+    NEWTON_FLIPPED: ("info",), NEWTON_ACCELERATION_DRIVE: ("warning",), NEWTON_CONE_IGNORED: ("warning",),
+    NEWTON_MERGED: ("info",), NEWTON_NESTED_ROOT: ("warning",), NEWTON_UNPREDICTED: ("warning",),
+    NEWTON_MIMIC_SKIPPED: ("warning",), NEWTON_D6_AXIS_LOCKED: ("warning",),
 }
 ALL: frozenset[str] = frozenset(SEVERITY)

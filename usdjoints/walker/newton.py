@@ -224,10 +224,11 @@ def refine(description: StageDescription, stage, bodies) -> StageDescription:
     meters_per_unit = description.units.meters_per_unit.value
     if meters_per_unit != 1.0:
         notes.append(Diagnostic("warning", None, f"metersPerUnit is {meters_per_unit:g}: Newton applies no stage "
-                                "units and reads every length as metres", "newton-units-ignored"))
+                                "units and reads every length as metres", "newton-units-ignored",
+                                attribute="metersPerUnit"))
 
     def refuse(prim, message):
-        refused.append(Diagnostic("error", prim, f"Newton refuses the whole stage: {message}", REFUSED))
+        refused.append(Diagnostic("error", prim, f"Newton refuses the whole stage: {message}", "newton-refuses-stage"))
 
     order = sorted(description.joints, key=lambda j: _path_key(j.path))
     sides: dict[str, tuple] = {}
@@ -256,13 +257,14 @@ def refine(description: StageDescription, stage, bodies) -> StageDescription:
         built.append(joint)
         if flipped:
             notes.append(Diagnostic("info", joint.path, "the world is on physics:body1: Newton makes the world the "
-                                    "parent and swaps the joint's frames", "newton-flipped"))
+                                    "parent and swaps the joint's frames", "newton-flipped",
+                                    attribute="physics:body1"))
         if any(d.type == "acceleration" for d in joint.drives):
             notes.append(Diagnostic("warning", joint.path, "Newton reads an acceleration drive as a force drive: "
                                     "the same gains act on a body of any mass", "newton-acceleration-drive"))
         if joint.type == "spherical" and any(limit.enabled for limit in joint.limits):
             notes.append(Diagnostic("warning", joint.path, "Newton ignores spherical cone limits: the joint swings "
-                                    "freely", "newton-cone-ignored"))
+                                    "freely", "newton-cone-ignored", attribute="physics:coneAngle0Limit"))
 
     # Articulations as the parser gathers them; a joint the parser leaves outside any is standalone.
     tree = [j for j in built if not j.exclude_from_articulation]
@@ -364,7 +366,7 @@ def refine(description: StageDescription, stage, bodies) -> StageDescription:
                 notes.append(Diagnostic(
                     "warning", joint.path, f"{body} is reached only through this excluded joint: Newton loads no body "
                     "for it and builds the joint on other bodies (its reading of this joint is not predicted)",
-                    "newton-unpredicted"))
+                    "newton-unpredicted", attribute="physics:excludeFromArticulation"))
 
     member_order = {m.path: i for members in groups.values() for i, m in enumerate(members)}
     merged_reps = set(merged_into.values())
