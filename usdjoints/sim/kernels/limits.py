@@ -10,9 +10,9 @@ velocity must lie in:
 
 A joint outside its limit is moved back by a second, position-only set of impulses (split
 impulses, as PhysX keeps its position correction out of the velocities): a bias velocity b with
-v_k + b_k >= the depth / h moves the positions this step and is then dropped, so a joint that
-starts outside is put on its bound in one step without being launched, as ovphysx does (a hinge
-starting 30 deg past its limit is on it after one 1 ms step, with no velocity left).
+v_k + b_k >= RECOVERY_RATE of the depth per step (at most RECOVERY_SPEED) moves the positions
+this step and is then dropped, so a joint that starts outside is returned without being
+launched: it stops on the bound.
 
 The impulses are joint-space generalised impulses lambda_k e_k applied through the step's
 inverse inertia (the factor of M + h D + h^2 K the step solved with): v' = v + H^-1 lambda.
@@ -34,6 +34,9 @@ from .layout import (
     LINK_V_START,
 )
 
+RECOVERY_RATE = 0.2  # of a limit violation removed per step
+RECOVERY_SPEED_ANGULAR = 2.0  # [rad/s], the fastest return from outside a limit
+RECOVERY_SPEED_LINEAR = 0.2  # [m/s]
 # the active-set solve changes one row per pass: a pass cap far above what a robot's few active
 # rows need (a cap that is reached still leaves internal, momentum-keeping impulses)
 PASSES_PER_ROW = 3
@@ -228,6 +231,7 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
         qi = int(dof_table[k, DOF_Q_INDEX])
         if qi < 0 or dof_table[k, DOF_LIMIT_STIFFNESS] != 0.0:
             continue  # a soft limit (spring) is a passive force instead
+        recovery = RECOVERY_SPEED_LINEAR if kind == PRISMATIC else RECOVERY_SPEED_ANGULAR
         x = q[qi]
         lower = dof_table[k, DOF_LOWER]
         upper = dof_table[k, DOF_UPPER]
@@ -236,14 +240,14 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
                 lo[k] = max(lo[k], (lower - x) / h)
             else:
                 lo[k] = max(lo[k], 0.0)
-                lo_b[k] = (lower - x) / h
+                lo_b[k] = min(RECOVERY_RATE * (lower - x) / h, recovery)
                 outside = True
         if upper < math.inf:
             if x <= upper:
                 hi[k] = min(hi[k], (upper - x) / h)
             else:
                 hi[k] = min(hi[k], 0.0)
-                hi_b[k] = (upper - x) / h
+                hi_b[k] = max(RECOVERY_RATE * (upper - x) / h, -recovery)
                 outside = True
         if lo[k] > hi[k]:  # a limit tighter than the velocity bound: the position wins
             if x >= upper:
