@@ -184,8 +184,9 @@ def enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S,
     m = 0
     nonlinear = loop_type.shape[0] > 0
     for iteration in range(POSITION_ITERATIONS):
-        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
-        link_world_poses(link_table, E, r, Rw, pw)
+        if nonlinear:  # coupling rows read q alone
+            link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
+            link_world_poses(link_table, E, r, Rw, pw)
         m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff, coupling_offset,
                             loop_type, loop_link, loop_R, loop_p, loop_axis, q, Rw, pw, G, c)
         factor_constraints(dof_parent, LD, G, m, Y, A)
