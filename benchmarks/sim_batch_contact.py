@@ -31,6 +31,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "sim"))
+sys.path.insert(0, str(HERE.parent / "tests"))  # samples.py, which the stance test imports
 
 import usdjoints  # noqa: E402,F401  (PhysX schemas before any stage is opened)
 

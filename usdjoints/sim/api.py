@@ -235,7 +235,7 @@ def _segments(record_rows: int, env_steps: int, reporting: bool) -> list[int]:
     return [bounds[i + 1] - bounds[i] for i in range(pieces)]
 
 
-def _run_in_pieces(kernel, model_args, q0, qd0, dt, n_steps, code, record_every, outputs, n_envs,
+def _run_in_pieces(kernel, model_args, q0, qd0, dt, n_steps, record_every, outputs, n_envs,
                    progress) -> None:
     """Run ``kernel`` over all envs in the pieces of _segments, each from the state the last
     one recorded, reporting the fraction done after each; failing steps count from the start."""
@@ -249,7 +249,7 @@ def _run_in_pieces(kernel, model_args, q0, qd0, dt, n_steps, code, record_every,
             np.empty((n_envs, rows + 1) + q_traj.shape[2:]), np.empty((n_envs, rows + 1) + qd_traj.shape[2:]),
             np.empty((n_envs, rows + 1) + poses.shape[2:]))
         steps = rows * record_every if start_row + rows < T - 1 else n_steps - start_row * record_every
-        _run_envs(kernel, model_args, (q0, qd0, dt, steps, code, record_every), (*window, status), n_envs)
+        _run_envs(kernel, model_args, (q0, qd0, dt, steps, record_every), (*window, status), n_envs)
         if not whole:
             q_traj[:, start_row:start_row + rows + 1] = window[0]
             qd_traj[:, start_row:start_row + rows + 1] = window[1]
@@ -412,18 +412,19 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     poses = np.empty((n_envs, T, model.nbody, 7))
     status = np.empty((n_envs, 2), dtype=np.int64)
     bounds = divergence_bounds(model, duration, q0, qd0)
-    args = (pm.link_table, pm.link_axis, pm.R_parent_joint, pm.p_parent_joint, pm.R_joint_child,
-            pm.p_joint_child, pm.revolute_basis, pm.S, pm.I6, pm.dof_parent, pm.dof_table, pm.armature, pm.gravity,
-            pm.body_link, pm.body_R_link, pm.body_p_link, *pm.constraint_arrays(),
-            np.array([max(contact_time_constant, 2.0 * dt), CONTACT_MARGIN, CONTACT_ITERATIONS, *bounds,
-                      MAX_DEPENETRATION_VELOCITY],
-                     dtype=np.float64))
+    settings = np.array([max(contact_time_constant, 2.0 * dt), CONTACT_MARGIN, CONTACT_ITERATIONS, *bounds,
+                         MAX_DEPENETRATION_VELOCITY], dtype=np.float64)
     # one signature whatever the model: numba types read-only and writable arrays apart
-    args = tuple(_writable(a) for a in args)
+    constraints, contact = pm.constraint_args(), pm.contact_args()
+    args = (tuple(_writable(a) for a in pm.model_args()),
+            None if constraints is None else tuple(_writable(a) for a in constraints),
+            None if contact is None else tuple(_writable(a) for a in contact),
+            True if pm.has_limit_rows() else None,
+            True if integrator == "rk4" else None,
+            settings)
     q0, qd0 = _writable(q0), _writable(qd0)
-    code = INTEGRATORS[integrator]
     try:
-        _run_in_pieces(simulate_envs, args, q0, qd0, float(dt), n_steps, code, record_every,
+        _run_in_pieces(simulate_envs, args, q0, qd0, float(dt), n_steps, record_every,
                        (q_traj, qd_traj, poses, status), n_envs, progress)
     except ZeroDivisionError:
         raise SimulationError(

@@ -51,12 +51,35 @@ class PackedModel:
     nq: int
     nv: int
 
-    def constraint_arrays(self) -> tuple:
-        """The kernel arguments after ``body_p_link``, up to the contact settings."""
+    def model_args(self) -> tuple:
+        """The tree, its inertias and the bodies: the kernels' ``model`` argument."""
+        return (self.link_table, self.link_axis, self.R_parent_joint, self.p_parent_joint,
+                self.R_joint_child, self.p_joint_child, self.revolute_basis, self.S, self.I6,
+                self.dof_parent, self.dof_table, self.armature, self.gravity, self.body_link,
+                self.body_R_link, self.body_p_link)
+
+    def constraint_args(self):
+        """The couplings and loop closures (the kernels' ``constraints``), None without any."""
+        if not (self.coupling_dof.shape[0] or self.loop_type.shape[0]):
+            return None
         return (self.coupling_dof, self.coupling_coeff, self.coupling_offset, self.loop_type,
-                self.loop_link, self.loop_R, self.loop_p, self.loop_axis, self.col_type,
-                self.col_link, self.col_R, self.col_p, self.col_size, self.col_friction,
-                self.col_restitution, self.pairs)
+                self.loop_link, self.loop_R, self.loop_p, self.loop_axis)
+
+    def contact_args(self):
+        """The colliders and the pairs that may touch (the kernels' ``contact``), None when no
+        pair is simulated."""
+        if not self.pairs.shape[0]:
+            return None
+        return (self.col_type, self.col_link, self.col_R, self.col_p, self.col_size,
+                self.col_friction, self.col_restitution, self.pairs)
+
+    def has_limit_rows(self) -> bool:
+        """True when some dof has a hard position limit (a finite bound and no soft-limit spring)
+        or a velocity limit: the rows of kernels/limits.py."""
+        d = self.dof_table
+        hard = ((d[:, layout.DOF_Q_INDEX] >= 0) & (d[:, layout.DOF_LIMIT_STIFFNESS] == 0.0)
+                & ((d[:, layout.DOF_LOWER] > -np.inf) | (d[:, layout.DOF_UPPER] < np.inf)))
+        return bool(np.any(hard | (d[:, layout.DOF_VELOCITY_LIMIT] < np.inf)))
 
 
 _CACHE: "weakref.WeakKeyDictionary[ArticulatedModel, PackedModel]" = weakref.WeakKeyDictionary()

@@ -134,6 +134,8 @@ def constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff, coup
         q1 = int(dof_table[d1, DOF_Q_INDEX])
         c_out[m] = coupling_coeff[i, 0] * q[q0] + coupling_coeff[i, 1] * q[q1] + coupling_offset[i]
         m += 1
+    if loop_type.shape[0] == 0:
+        return m  # couplings alone: no scratch to allocate, no world poses read
     RA = np.empty((3, 3))
     RB = np.empty((3, 3))
     pA = np.empty(3)

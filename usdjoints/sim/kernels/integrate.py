@@ -28,14 +28,10 @@ from .crba import ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_transforms_inline, link_world_poses
 from .jcalc import FREE, PRISMATIC, SPHERICAL, primitive_nq, primitive_nv, quat_multiply_exp, quat_rotate
 from .layout import LINK_Q_START, LINK_TYPE, LINK_V_START
-from .limits import (
-    ancestor_count, ancestor_lists, has_limit_rows, limit_impulses, transport_velocity,
-)
+from .limits import limit_impulses, transport_velocity
 from .passive import passive_forces, passive_forces_inline
 from .world_dynamics import allocate_world_workspace, bias_and_mass, bias_and_mass_inline
 
-EULER = 0
-RK4 = 1
 # settings entries after contact.py's: the speeds [m/s], [rad/s] past which a state is taken as
 # diverged, not physics (api.py sets them from the stage's scale)
 SETTING_LINEAR_BOUND = 3
@@ -188,8 +184,9 @@ def enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S,
     m = 0
     nonlinear = loop_type.shape[0] > 0
     for iteration in range(POSITION_ITERATIONS):
-        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
-        link_world_poses(link_table, E, r, Rw, pw)
+        if nonlinear:  # coupling rows read q alone
+            link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
+            link_world_poses(link_table, E, r, Rw, pw)
         m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff, coupling_offset,
                             loop_type, loop_link, loop_R, loop_p, loop_axis, q, Rw, pw, G, c)
         factor_constraints(dof_parent, LD, G, m, Y, A)
@@ -210,208 +207,215 @@ def enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S,
 
 
 @njit(cache=True, fastmath=FMA, nogil=True)
-def simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
-                 armature, gravity, body_link, body_R_link, body_p_link, coupling_dof,
-                 coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p, loop_axis,
-                 col_type, col_link, col_R, col_p, col_size, col_friction, col_restitution, pairs,
-                 contact_settings, q0, qd0, dt, n_steps, integrator, record_every, q_traj_out,
-                 qd_traj_out, pose_traj_out, status_out):
-    """Step one env n_steps times from (q0, qd0), recording every record_every steps.
+def simulate_envs(model, constraints, contact, limits, rk4, settings,
+                  q0, qd0, dt, n_steps, record_every, env_begin, env_end,
+                  q_traj_out, qd_traj_out, pose_traj_out, status_out):
+    """Step envs env_begin..env_end-1 n_steps times each from (q0[e], qd0[e]), recording every
+    record_every steps. The one compiled entry point for single and batched runs: it releases
+    the GIL, so callers run disjoint env ranges on threads (envs are independent, so the result
+    does not depend on the split).
+
+    Model (PackedModel's fields, in its *_args tuples):
+      model: PackedModel.model_args(), the tree, its inertias and the bodies;
+      constraints: PackedModel.constraint_args(), or None when there is no coupling or loop;
+      contact: PackedModel.contact_args(), or None when no collision pair is simulated;
+      limits: True, or None when no dof has a hard position limit or a velocity limit;
+      rk4: True for RK4, None for semi-implicit Euler;
+      settings: float64 [6], contact.py's SETTING_* and the divergence bounds below.
+    A None leaves that part out of the compiled kernel (numba prunes a branch on `x is None`
+    by x's type), so a model compiles, and its cache holds, only what it uses.
+    Data in: q0 [n_envs, nq], qd0 [n_envs, nv], dt [s], n_steps, record_every, the env range.
+    Data out: q_traj_out [n_envs, T, nq], qd_traj_out [n_envs, T, nv], pose_traj_out
+      [n_envs, T, nbody, 7] with T = n_steps // record_every + 1; status_out [n_envs, 2] =
+      (failing step, failing dof), -1 when fine.
 
     Couplings and loops (see constraints.py) hold exactly: the initial state is projected onto
     them, then every step's velocity and position. Contact impulses (contact.py) follow the Euler
     velocity update; with RK4 they act on the finished step (first order in contact).
-    q_traj_out [T, nq], qd_traj_out [T, nv], pose_traj_out [T, nbody, 7] with
-    T = n_steps // record_every + 1. status_out [2] = (failing step, failing dof), -1 when fine.
     """
+    (link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
+     armature, gravity, body_link, body_R_link, body_p_link) = model
     nlink = link_table.shape[0]
-    nq = q0.shape[0]
-    nv = qd0.shape[0]
+    nq = q0.shape[1]
+    nv = qd0.shape[1]
     E, r, R3, p3, M, vecs = allocate_workspace(nlink, nv)
     wR, wp, ws, wvaf, wI = allocate_world_workspace(nlink, nv)
     Rw = np.empty((nlink, 3, 3))
     pw = np.empty((nlink, 3))
-    q = q0.copy()
-    qd = qd0.copy()
+    q = np.empty(nq)
+    qd = np.empty(nv)
     qdd = np.empty(nv)
     v_start = np.empty(nv)
-    k_q = np.empty((5, nq))   # RK4: q stage, 4 rates
-    k_v = np.empty((5, nv))   # RK4: v stage, 4 accelerations
-    rows = constraint_row_count(coupling_dof, loop_type)
+    if rk4 is not None:
+        k_q = np.empty((5, nq))   # RK4: q stage, 4 rates
+        k_v = np.empty((5, nv))   # RK4: v stage, 4 accelerations
+    rows = 0
+    if constraints is not None:
+        (coupling_dof, coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p,
+         loop_axis) = constraints
+        rows = constraint_row_count(coupling_dof, loop_type)
     G = np.empty((rows, nv))
     c = np.empty(rows)
     Y = np.empty((rows, nv))
     A = np.empty((rows, rows))
     lam = np.empty(rows)
     dq = np.empty(nv)
-    n_col = col_type.shape[0]
-    contacts = max_contacts(col_type, pairs)
-    Rc = np.empty((n_col, 3, 3))
-    pc = np.empty((n_col, 3))
-    pair_of = np.empty(contacts, dtype=np.int64)
-    points = np.empty((contacts, 3))
-    normals = np.empty((contacts, 3))
-    depths = np.empty(contacts)
-    J = np.empty((3 * contacts, nv))
-    PJ = np.empty((3 * contacts, nv))
-    W = np.empty((3 * contacts, 3 * contacts))
-    lam_c = np.empty(3 * contacts)
-    target = np.empty(3 * contacts)
-    detect_work = np.empty((8, 3))
-    col_radius = np.empty(n_col)
-    bounding_radii(col_type, col_size, col_radius)
-    limited = has_limit_rows(dof_table)
-    n_lim = nv if limited else 0
-    lim_work = np.empty((6, n_lim))
-    lim_R = np.empty((3, 3))
-    lim_start = np.empty(n_lim + 1, dtype=np.int64)
-    lim_ancestors = np.empty(ancestor_count(dof_parent) if limited else 0, dtype=np.int64)
-    if limited:
-        ancestor_lists(dof_parent, lim_start, lim_ancestors)
-    lim_X = np.empty((n_lim, n_lim))
-    lim_formed = np.empty(1, dtype=np.int64)
-    lim_bias = np.empty(n_lim)
-    biased = False
-    status_out[0] = -1
-    status_out[1] = -1
-    if rows > 0:
-        acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
-                          dof_table, armature, gravity, q, qd, dt, E, r, R3, p3, wR, wp, ws, wvaf,
-                          wI, M, vecs, qdd)
-        enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, dof_parent,
-                            dof_table, coupling_dof, coupling_coeff, coupling_offset, loop_type,
-                            loop_link, loop_R, loop_p, loop_axis, q, qd, M, E, r, R3, p3, Rw, pw,
-                            G, c, Y, A, lam, dq)
-    row = 0
-    for step in range(n_steps + 1):
-        if step % record_every == 0:
-            for a in range(nq):  # element loops: a row assignment compiles a shape check
-                q_traj_out[row, a] = q[a]
-            for k in range(nv):
-                qd_traj_out[row, k] = qd[k]
-            link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
-            link_world_poses(link_table, E, r, Rw, pw)
-            body_world_poses(body_link, body_R_link, body_p_link, Rw, pw, R3, pose_traj_out[row])
-            row += 1
-        if step == n_steps:
-            break
-        if integrator == EULER:
-            acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
-                         dof_table, armature, gravity, q, qd, dt, E, r, R3, p3, wR, wp, ws, wvaf, wI, M,
-                         vecs, qdd)
-            for k in range(nv):
-                v_start[k] = qd[k]
-                qd[k] += dt * qdd[k]
-            if limited:
-                biased = limit_impulses(link_table, dof_table, lim_start, lim_ancestors, M, q, dt,
-                                        lim_work, lim_X, lim_formed, qd, lim_bias)
-            m = 0
-            if rows > 0 or contacts > 0:
-                link_world_poses(link_table, E, r, Rw, pw)
-            if rows > 0:
-                m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff,
-                                    coupling_offset, loop_type, loop_link, loop_R, loop_p,
-                                    loop_axis, q, Rw, pw, G, c)
-                factor_constraints(dof_parent, M, G, m, Y, A)
-                project_out(G, Y, A, m, qd, lam)
-            if contacts > 0:
-                collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
-                n_contacts = detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs,
-                                             contact_settings[SETTING_MARGIN], detect_work,
-                                             pair_of, points, normals, depths)
-                if n_contacts > 0:
-                    solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m, lam, col_link,
-                                   col_friction, col_restitution, pairs, n_contacts, pair_of,
-                                   points, normals, depths, v_start, dt, contact_settings, J, PJ,
-                                   W, lam_c, target, qd)
-            integrate_configuration(link_table, q, qd, dt, q)
-            if biased:  # the position-only return of joints outside their limits
-                integrate_configuration(link_table, q, lim_bias, dt, q)
-                transport_velocity(link_table, lim_bias, dt, lim_R, qd)
-        else:
-            for stage in range(4):
-                h = 0.0 if stage == 0 else (0.5 * dt if stage < 3 else dt)
-                for a in range(nq):
-                    k_q[4, a] = q[a] + h * k_q[stage - 1, a] if stage > 0 else q[a]
-                for k in range(nv):
-                    k_v[4, k] = qd[k] + h * k_v[stage - 1, k] if stage > 0 else qd[k]
-                normalise_quaternions(link_table, k_q[4])
-                configuration_rate(link_table, k_q[4], k_v[4], k_q[stage])
-                acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6,
-                                  dof_parent, dof_table, armature, gravity, k_q[4], k_v[4], 0.0, E,
-                                  r, R3, p3, wR, wp, ws, wvaf, wI, M, vecs, k_v[stage])
-                if rows > 0:
-                    # the constrained acceleration (the G-dot v term is left to the projection)
-                    link_world_poses(link_table, E, r, Rw, pw)
-                    m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff,
-                                        coupling_offset, loop_type, loop_link, loop_R, loop_p,
-                                        loop_axis, k_q[4], Rw, pw, G, c)
-                    factor_constraints(dof_parent, M, G, m, Y, A)
-                    project_out(G, Y, A, m, k_v[stage], lam)
-            for a in range(nq):
-                q[a] += dt / 6.0 * (k_q[0, a] + 2.0 * k_q[1, a] + 2.0 * k_q[2, a] + k_q[3, a])
-            for k in range(nv):
-                qd[k] += dt / 6.0 * (k_v[0, k] + 2.0 * k_v[1, k] + 2.0 * k_v[2, k] + k_v[3, k])
-            normalise_quaternions(link_table, q)
-            if limited or contacts > 0:
-                # the end state's inertia, factored, for the limit and contact impulses
-                acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6,
-                                  dof_parent, dof_table, armature, gravity, q, qd, 0.0, E, r, R3,
-                                  p3, wR, wp, ws, wvaf, wI, M, vecs, qdd)
-            if limited:
-                biased = limit_impulses(link_table, dof_table, lim_start, lim_ancestors, M, q, dt,
-                                        lim_work, lim_X, lim_formed, qd, lim_bias)
-                if biased:
-                    integrate_configuration(link_table, q, lim_bias, dt, q)
-                    transport_velocity(link_table, lim_bias, dt, lim_R, qd)
-            if contacts > 0:
-                # contact as an impulse on the finished step: the next step moves q with it
-                link_world_poses(link_table, E, r, Rw, pw)
-                m = 0
-                if rows > 0:
-                    m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff,
-                                        coupling_offset, loop_type, loop_link, loop_R, loop_p,
-                                        loop_axis, q, Rw, pw, G, c)
-                    factor_constraints(dof_parent, M, G, m, Y, A)
-                collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
-                n_contacts = detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs,
-                                             contact_settings[SETTING_MARGIN], detect_work,
-                                             pair_of, points, normals, depths)
-                if n_contacts > 0:
-                    for k in range(nv):
-                        v_start[k] = qd[k]
-                    solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m, lam, col_link,
-                                   col_friction, col_restitution, pairs, n_contacts, pair_of,
-                                   points, normals, depths, v_start, dt, contact_settings, J, PJ,
-                                   W, lam_c, target, qd)
-        if rows > 0:
+    contacts = 0
+    if contact is not None:
+        col_type, col_link, col_R, col_p, col_size, col_friction, col_restitution, pairs = contact
+        contacts = max_contacts(col_type, pairs)
+        n_col = col_type.shape[0]
+        Rc = np.empty((n_col, 3, 3))
+        pc = np.empty((n_col, 3))
+        pair_of = np.empty(contacts, dtype=np.int64)
+        points = np.empty((contacts, 3))
+        normals = np.empty((contacts, 3))
+        depths = np.empty(contacts)
+        J = np.empty((3 * contacts, nv))
+        PJ = np.empty((3 * contacts, nv))
+        W = np.empty((3 * contacts, 3 * contacts))
+        lam_c = np.empty(3 * contacts)
+        target = np.empty(3 * contacts)
+        detect_work = np.empty((8, 3))
+        col_radius = np.empty(n_col)
+        bounding_radii(col_type, col_size, col_radius)
+    if limits is not None:
+        lim_work = np.empty((6, nv))
+        lim_iwork = np.empty((3, nv), dtype=np.int64)
+        lim_C = np.empty((nv, nv))
+        lim_A = np.empty((nv, nv))
+        lim_bias = np.empty(nv)
+        lim_R = np.empty((3, 3))
+    for e in range(env_begin, env_end):
+        q_traj = q_traj_out[e]
+        qd_traj = qd_traj_out[e]
+        pose_traj = pose_traj_out[e]
+        status = status_out[e]
+        for a in range(nq):
+            q[a] = q0[e, a]
+        for k in range(nv):
+            qd[k] = qd0[e, k]
+        biased = False
+        status[0] = -1
+        status[1] = -1
+        if constraints is not None:
+            acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6,
+                              dof_parent, dof_table, armature, gravity, q, qd, dt, E, r, R3, p3,
+                              wR, wp, ws, wvaf, wI, M, vecs, qdd)
             enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, dof_parent,
                                 dof_table, coupling_dof, coupling_coeff, coupling_offset,
                                 loop_type, loop_link, loop_R, loop_p, loop_axis, q, qd, M, E, r,
                                 R3, p3, Rw, pw, G, c, Y, A, lam, dq)
-        bad = failing_dof(link_table, q, qd, contact_settings)
-        if bad >= 0:
-            status_out[0] = step + 1
-            status_out[1] = bad
-            return
-
-
-@njit(cache=True, fastmath=FMA, nogil=True)
-def simulate_envs(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
-                  armature, gravity, body_link, body_R_link, body_p_link, coupling_dof,
-                  coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p, loop_axis,
-                  col_type, col_link, col_R, col_p, col_size, col_friction, col_restitution, pairs,
-                  contact_settings, q0, qd0, dt, n_steps, integrator, record_every, env_begin,
-                  env_end, q_traj_out, qd_traj_out, pose_traj_out, status_out):
-    """simulate_env for envs env_begin..env_end-1: q0 [n_envs, nq], qd0 [n_envs, nv], outputs
-    with a leading env axis. The one compiled entry point for single and batched runs: it
-    releases the GIL, so callers run disjoint env ranges on threads. Envs are independent, so the
-    result does not depend on the split."""
-    for e in range(env_begin, env_end):
-        simulate_env(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
-                     armature, gravity, body_link, body_R_link, body_p_link, coupling_dof,
-                     coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p,
-                     loop_axis, col_type, col_link, col_R, col_p, col_size, col_friction,
-                     col_restitution, pairs, contact_settings, q0[e], qd0[e], dt, n_steps,
-                     integrator, record_every, q_traj_out[e], qd_traj_out[e], pose_traj_out[e],
-                     status_out[e])
+        row = 0
+        for step in range(n_steps + 1):
+            if step % record_every == 0:
+                for a in range(nq):  # element loops: a row assignment compiles a shape check
+                    q_traj[row, a] = q[a]
+                for k in range(nv):
+                    qd_traj[row, k] = qd[k]
+                link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
+                link_world_poses(link_table, E, r, Rw, pw)
+                body_world_poses(body_link, body_R_link, body_p_link, Rw, pw, R3, pose_traj[row])
+                row += 1
+            if step == n_steps:
+                break
+            if rk4 is None:
+                acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
+                             dof_table, armature, gravity, q, qd, dt, E, r, R3, p3, wR, wp, ws, wvaf,
+                             wI, M, vecs, qdd)
+                for k in range(nv):
+                    v_start[k] = qd[k]
+                    qd[k] += dt * qdd[k]
+                if limits is not None:
+                    biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
+                                            lim_iwork, lim_C, lim_A, qd, lim_bias)
+                m = 0
+                if rows > 0 or contacts > 0:
+                    link_world_poses(link_table, E, r, Rw, pw)
+                if constraints is not None:
+                    m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff,
+                                        coupling_offset, loop_type, loop_link, loop_R, loop_p,
+                                        loop_axis, q, Rw, pw, G, c)
+                    factor_constraints(dof_parent, M, G, m, Y, A)
+                    project_out(G, Y, A, m, qd, lam)
+                if contact is not None:
+                    collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
+                    n_contacts = detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs,
+                                                 settings[SETTING_MARGIN], detect_work,
+                                                 pair_of, points, normals, depths)
+                    if n_contacts > 0:
+                        solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m, lam,
+                                       col_link, col_friction, col_restitution, pairs, n_contacts,
+                                       pair_of, points, normals, depths, v_start, dt, settings, J,
+                                       PJ, W, lam_c, target, qd)
+                integrate_configuration(link_table, q, qd, dt, q)
+                if limits is not None:
+                    if biased:  # the position-only return of joints outside their limits
+                        integrate_configuration(link_table, q, lim_bias, dt, q)
+                        transport_velocity(link_table, lim_bias, dt, lim_R, qd)
+            else:
+                for stage in range(4):
+                    h = 0.0 if stage == 0 else (0.5 * dt if stage < 3 else dt)
+                    for a in range(nq):
+                        k_q[4, a] = q[a] + h * k_q[stage - 1, a] if stage > 0 else q[a]
+                    for k in range(nv):
+                        k_v[4, k] = qd[k] + h * k_v[stage - 1, k] if stage > 0 else qd[k]
+                    normalise_quaternions(link_table, k_q[4])
+                    configuration_rate(link_table, k_q[4], k_v[4], k_q[stage])
+                    acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6,
+                                      dof_parent, dof_table, armature, gravity, k_q[4], k_v[4], 0.0,
+                                      E, r, R3, p3, wR, wp, ws, wvaf, wI, M, vecs, k_v[stage])
+                    if constraints is not None:
+                        # the constrained acceleration (the G-dot v term is left to the projection)
+                        link_world_poses(link_table, E, r, Rw, pw)
+                        m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff,
+                                            coupling_offset, loop_type, loop_link, loop_R, loop_p,
+                                            loop_axis, k_q[4], Rw, pw, G, c)
+                        factor_constraints(dof_parent, M, G, m, Y, A)
+                        project_out(G, Y, A, m, k_v[stage], lam)
+                for a in range(nq):
+                    q[a] += dt / 6.0 * (k_q[0, a] + 2.0 * k_q[1, a] + 2.0 * k_q[2, a] + k_q[3, a])
+                for k in range(nv):
+                    qd[k] += dt / 6.0 * (k_v[0, k] + 2.0 * k_v[1, k] + 2.0 * k_v[2, k] + k_v[3, k])
+                normalise_quaternions(link_table, q)
+                if limits is not None or contacts > 0:
+                    # the end state's inertia, factored, for the limit and contact impulses
+                    acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6,
+                                      dof_parent, dof_table, armature, gravity, q, qd, 0.0, E, r,
+                                      R3, p3, wR, wp, ws, wvaf, wI, M, vecs, qdd)
+                if limits is not None:
+                    biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
+                                            lim_iwork, lim_C, lim_A, qd, lim_bias)
+                    if biased:
+                        integrate_configuration(link_table, q, lim_bias, dt, q)
+                        transport_velocity(link_table, lim_bias, dt, lim_R, qd)
+                if contact is not None:
+                    # contact as an impulse on the finished step: the next step moves q with it
+                    link_world_poses(link_table, E, r, Rw, pw)
+                    m = 0
+                    if constraints is not None:
+                        m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff,
+                                            coupling_offset, loop_type, loop_link, loop_R, loop_p,
+                                            loop_axis, q, Rw, pw, G, c)
+                        factor_constraints(dof_parent, M, G, m, Y, A)
+                    collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
+                    n_contacts = detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs,
+                                                 settings[SETTING_MARGIN], detect_work,
+                                                 pair_of, points, normals, depths)
+                    if n_contacts > 0:
+                        for k in range(nv):
+                            v_start[k] = qd[k]
+                        solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m, lam,
+                                       col_link, col_friction, col_restitution, pairs, n_contacts,
+                                       pair_of, points, normals, depths, v_start, dt, settings, J,
+                                       PJ, W, lam_c, target, qd)
+            if constraints is not None:
+                enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S,
+                                    dof_parent, dof_table, coupling_dof, coupling_coeff,
+                                    coupling_offset, loop_type, loop_link, loop_R, loop_p,
+                                    loop_axis, q, qd, M, E, r, R3, p3, Rw, pw, G, c, Y, A, lam, dq)
+            bad = failing_dof(link_table, q, qd, settings)
+            if bad >= 0:
+                status[0] = step + 1
+                status[1] = bad
+                break

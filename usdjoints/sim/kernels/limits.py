@@ -17,8 +17,9 @@ launched: it stops on the bound.
 The impulses are joint-space generalised impulses lambda_k e_k applied through the step's
 inverse inertia (the factor of M + h D + h^2 K the step solved with): v' = v + H^-1 lambda.
 They act between a joint's two bodies, so the robot's total momentum is kept (a clamp that
-overwrote v_k would not keep it). Projected Gauss-Seidel over the bounded dofs:
-lambda_k = median(lambda_lo, 0, lambda_hi), the impulses that put v'_k on lo or hi.
+overwrote v_k would not keep it). The impulses are solved exactly (an active set on the few
+rows at a bound, each pass a direct solve of their block of H^-1), so a limit driven at full
+effort stops on its bound instead of where a fixed number of iterations left it.
 """
 from __future__ import annotations
 
@@ -36,131 +37,184 @@ from .layout import (
 RECOVERY_RATE = 0.2  # of a limit violation removed per step
 RECOVERY_SPEED_ANGULAR = 2.0  # [rad/s], the fastest return from outside a limit
 RECOVERY_SPEED_LINEAR = 0.2  # [m/s]
-SWEEPS = 8
-SWEEP_TOLERANCE = 1e-12  # relative velocity change that counts as progress
+# the active-set solve changes one row per pass: a pass cap far above what a robot's few active
+# rows need (a cap that is reached still leaves internal, momentum-keeping impulses)
+PASSES_PER_ROW = 3
+PASS_SLACK = 8
+FEASIBILITY_TOLERANCE = 1e-12  # relative: a velocity this close to its bound is on it
 
 
 @njit(cache=True, fastmath=FMA)
-def has_limit_rows(dof_table):
-    """True when some dof has a hard position limit or a velocity limit."""
-    for k in range(dof_table.shape[0]):
-        if dof_table[k, DOF_VELOCITY_LIMIT] < math.inf:
-            return True
-        if dof_table[k, DOF_Q_INDEX] >= 0 and dof_table[k, DOF_LIMIT_STIFFNESS] == 0.0 and (
-                dof_table[k, DOF_LOWER] > -math.inf or dof_table[k, DOF_UPPER] < math.inf):
-            return True
-    return False
+def _violation(value, lo, hi):
+    """How far value lies outside [lo, hi] beyond round-off (0 inside): > 0 below, < 0 above."""
+    tol = FEASIBILITY_TOLERANCE * (abs(value) + min(abs(lo), abs(hi)) + 1e-9)
+    if value < lo - tol:
+        return lo - value
+    if value > hi + tol:
+        return hi - value
+    return 0.0
 
 
 @njit(cache=True, fastmath=FMA)
-def ancestor_count(dof_parent):
-    """The length of ancestor_lists' index array: every dof's number of ancestors, summed."""
-    total = 0
-    for i in range(dof_parent.shape[0]):
-        j = dof_parent[i]
-        while j >= 0:
-            total += 1
-            j = dof_parent[j]
-    return total
+def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, side):
+    """Impulses lam making base + v lie in [lo, hi] per dof, added to v through H^-1: the exact
+    solution of the box-constrained problem min |v' - v|_H s.t. lo <= base + v' <= hi, by an
+    active set on the joint-space Delassus matrix W = H^-1 (rows with a finite bound only).
 
-
-@njit(cache=True, fastmath=FMA)
-def ancestor_lists(dof_parent, start, ancestors):
-    """Each dof's ancestors, nearest first, in ancestors[start[i]:start[i + 1]] (start [nv + 1],
-    ancestors [ancestor_count]): the inverse below walks these flat lists instead of following
-    dof_parent link by link."""
-    n = 0
-    for i in range(dof_parent.shape[0]):
-        start[i] = n
-        j = dof_parent[i]
-        while j >= 0:
-            ancestors[n] = j
-            n += 1
-            j = dof_parent[j]
-    start[dof_parent.shape[0]] = n
-
-
-@njit(cache=True, fastmath=FMA)
-def _inverse(start, ancestors, LD, X):
-    """X <- H^-1 from the factor ltdl_factor left in LD: column c is crba.ltdl_solve on the unit
-    vector e_c, the same operations in the same order, run on all columns at once (each row
-    operation spans the columns, which keeps the loops short and independent)."""
-    nv = LD.shape[0]
-    for i in range(nv):
-        for c in range(nv):
-            X[i, c] = 0.0
-        X[i, i] = 1.0
-    # until the last pass, row i is zero left of column i (it holds e_i and what i's descendants,
-    # of higher index, gave it): the operations on those zeros are left out
-    for i in range(nv - 1, -1, -1):
-        for t in range(start[i], start[i + 1]):
-            j = ancestors[t]
-            a = LD[i, j]
-            for c in range(i, nv):
-                X[j, c] -= a * X[i, c]
-    for i in range(nv):
-        d = LD[i, i]
-        for c in range(i, nv):
-            X[i, c] /= d
-    for i in range(nv):
-        for t in range(start[i], start[i + 1]):
-            j = ancestors[t]
-            a = LD[i, j]
-            for c in range(nv):
-                X[i, c] -= a * X[j, c]
-
-
-@njit(cache=True, fastmath=FMA)
-def _solve_rows(start, ancestors, LD, lo, hi, X, lam, inv_w, formed, base, v):
-    """Projected Gauss-Seidel: impulses lam [nv] making base + v lie in [lo, hi] per dof, added
-    to v through H^-1 (X, formed when a first row needs it: formed[0] says it is)."""
+    The set starts with the rows outside their bounds. Each pass solves W_AA lam_A = bound_A -
+    (base + v)_A directly (Cholesky of the small block); a row whose impulse pulls the wrong
+    way (a lower bound pulling down) leaves the set, else the row the trial velocity puts
+    furthest outside its bound joins it; the solve ends when neither happens. Columns of H^-1
+    are formed only for rows that join (C[slot] = H^-1 e_k by crba.ltdl_solve's operations).
+    lo, hi, base, v, lam, rhs [nv]; C, A [nv, nv]; slot_of, rows, side int64 [nv] scratch."""
     nv = v.shape[0]
+    n_act = 0
+    n_cols = 0
     for k in range(nv):
-        lam[k] = 0.0
-    for sweep in range(SWEEPS):
-        changed = False
+        slot_of[k] = -1
+        if lo[k] == -math.inf and hi[k] == math.inf:
+            continue
+        gap = _violation(base[k] + v[k], lo[k], hi[k])
+        if gap != 0.0:
+            rows[n_act] = k
+            side[n_act] = -1 if gap > 0.0 else 1
+            n_act += 1
+    if n_act == 0:
+        return
+    for a in range(n_act):
+        slot_of[rows[a]] = n_cols
+        _column(dof_parent, LD, rows[a], C[n_cols])
+        n_cols += 1
+    for _ in range(PASSES_PER_ROW * nv + PASS_SLACK):
+        # W_AA lam_A = bound - value, W_AA[a, b] = (H^-1)[rows[a], rows[b]]
+        for a in range(n_act):
+            ka = rows[a]
+            for b in range(n_act):
+                A[a, b] = C[slot_of[rows[b]], ka]
+            rhs[a] = (lo[ka] if side[a] < 0 else hi[ka]) - (base[ka] + v[ka])
+        _cholesky_solve(A, n_act, rhs)
+        for a in range(n_act):
+            lam[a] = rhs[a]
+        # a row whose impulse pulls away from its bound's side leaves the set (the worst first)
+        worst = -1
+        worst_size = 0.0
+        for a in range(n_act):
+            ka = rows[a]
+            if lo[ka] == hi[ka]:
+                continue  # an equality: either sign
+            wrong = -lam[a] if side[a] < 0 else lam[a]
+            size = wrong * C[slot_of[ka], ka]
+            if wrong > 0.0 and size > worst_size:
+                worst, worst_size = a, size
+        if worst >= 0:
+            for a in range(worst, n_act - 1):
+                rows[a] = rows[a + 1]
+                side[a] = side[a + 1]
+            n_act -= 1
+            if n_act == 0:
+                break
+            continue
+        # the row the trial velocity puts furthest outside its bound joins the set
+        join = -1
+        join_gap = 0.0
         for k in range(nv):
             if lo[k] == -math.inf and hi[k] == math.inf:
                 continue
+            inside = False
+            for a in range(n_act):
+                if rows[a] == k:
+                    inside = True
+            if inside:
+                continue
             value = base[k] + v[k]
-            if lam[k] == 0.0 and lo[k] <= value <= hi[k]:
-                continue
-            if formed[0] == 0:
-                _inverse(start, ancestors, LD, X)
-                for d in range(nv):
-                    inv_w[d] = 1.0 / X[d, d] if X[d, d] > 0.0 else 0.0
-                formed[0] = 1
-            w = X[k, k]
-            if not w > 0.0:
-                continue
-            # the impulses that put the velocity on lo and on hi, and their median with 0
-            lam_lo = lam[k] + (lo[k] - value) * inv_w[k]
-            lam_hi = lam[k] + (hi[k] - value) * inv_w[k]
-            new = max(lam_lo, min(0.0, lam_hi))
-            delta = new - lam[k]
-            if delta != 0.0:
-                for d in range(nv):
-                    v[d] += X[d, k] * delta
-                lam[k] = new
-                # a sweep that moves no row's velocity by more than round-off ends the solve
-                if abs(delta) * w > SWEEP_TOLERANCE * (abs(value) + abs(lo[k]) + 1e-9):
-                    changed = True
-        if not changed:
+            for a in range(n_act):
+                value += C[slot_of[rows[a]], k] * lam[a]
+            gap = _violation(value, lo[k], hi[k])
+            if abs(gap) > abs(join_gap):
+                join, join_gap = k, gap
+        if join < 0:
             break
+        if slot_of[join] < 0:
+            slot_of[join] = n_cols
+            _column(dof_parent, LD, join, C[n_cols])
+            n_cols += 1
+        rows[n_act] = join
+        side[n_act] = -1 if join_gap > 0.0 else 1
+        n_act += 1
+    for a in range(n_act):
+        column = C[slot_of[rows[a]]]
+        for d in range(nv):
+            v[d] += column[d] * lam[a]
 
 
 @njit(cache=True, fastmath=FMA)
-def limit_impulses(link_table, dof_table, start, ancestors, LD, q, h, work, X, formed, v, bias):
+def _column(dof_parent, LD, k, x):
+    """x <- H^-1 e_k from the factor crba.ltdl_factor left in LD (its ltdl_solve, with the
+    zeros of e_k below k skipped)."""
+    nv = LD.shape[0]
+    for d in range(nv):
+        x[d] = 0.0
+    x[k] = 1.0
+    for i in range(k, -1, -1):
+        if x[i] != 0.0:
+            j = dof_parent[i]
+            while j >= 0:
+                x[j] -= LD[i, j] * x[i]
+                j = dof_parent[j]
+    for i in range(nv):
+        x[i] /= LD[i, i]
+    for i in range(nv):
+        j = dof_parent[i]
+        while j >= 0:
+            x[i] -= LD[i, j] * x[j]
+            j = dof_parent[j]
+
+
+@njit(cache=True, fastmath=FMA)
+def _cholesky_solve(A, n, b):
+    """b[:n] <- A[:n, :n]^-1 b[:n] for a symmetric positive definite A (overwritten by its
+    factor). A pivot lost to round-off (rows of H^-1 nearly dependent) leaves its row's impulse
+    at zero instead of dividing by it."""
+    for j in range(n):
+        d = A[j, j]
+        for t in range(j):
+            d -= A[j, t] * A[j, t]
+        if not d > 1e-14 * abs(A[j, j]) or not d > 0.0:
+            for i in range(j, n):
+                A[i, j] = 0.0
+            A[j, j] = math.inf
+            continue
+        d = math.sqrt(d)
+        A[j, j] = d
+        for i in range(j + 1, n):
+            s = A[i, j]
+            for t in range(j):
+                s -= A[i, t] * A[j, t]
+            A[i, j] = s / d
+    for i in range(n):
+        s = b[i]
+        for t in range(i):
+            s -= A[i, t] * b[t]
+        b[i] = s / A[i, i]
+    for i in range(n - 1, -1, -1):
+        s = b[i]
+        for t in range(i + 1, n):
+            s -= A[t, i] * b[t]
+        b[i] = s / A[i, i]
+
+
+@njit(cache=True, fastmath=FMA)
+def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, A, v, bias):
     """Apply the limit impulses to v [nv] in place and write the position-only bias velocity
-    [nv] (see the module docstring); returns True when the bias is not zero. start, ancestors:
-    ancestor_lists of the dofs' parents. LD holds the factor
-    of the step's inertia; work [6, nv], X [nv, nv] and formed (int64 [1]) are scratch.
+    [nv] (see the module docstring); returns True when the bias is not zero. LD holds the
+    factor of the step's inertia; work [6, nv], iwork int64 [3, nv], C and A [nv, nv] are
+    scratch.
 
     Most steps of most robots have no bound active: the bounds are checked first, and the
-    Gauss-Seidel solve (and its columns of H^-1) runs only when some velocity is outside them."""
+    active-set solve (and its columns of H^-1) runs only when some velocity is outside them."""
     nv = v.shape[0]
-    formed[0] = 0
-    lo, hi, lam, lo_b, hi_b, inv_w = work[0], work[1], work[2], work[3], work[4], work[5]
+    lo, hi, lam, lo_b, hi_b, rhs = work[0], work[1], work[2], work[3], work[4], work[5]
+    slot_of, rows, side = iwork[0], iwork[1], iwork[2]
     outside = False
     for k in range(nv):
         vmax = dof_table[k, DOF_VELOCITY_LIMIT]
@@ -210,9 +264,9 @@ def limit_impulses(link_table, dof_table, start, ancestors, LD, q, h, work, X, f
                 break
     if not active:  # the solve would leave every impulse at zero
         return False
-    _solve_rows(start, ancestors, LD, lo, hi, X, lam, inv_w, formed, bias, v)  # bias is zero here
+    _solve_rows(dof_parent, LD, lo, hi, bias, v, C, A, rhs, lam, slot_of, rows, side)  # bias is 0
     if outside:
-        _solve_rows(start, ancestors, LD, lo_b, hi_b, X, lam, inv_w, formed, v, bias)
+        _solve_rows(dof_parent, LD, lo_b, hi_b, v, bias, C, A, rhs, lam, slot_of, rows, side)
     return outside
 
 

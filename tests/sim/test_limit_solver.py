@@ -1,0 +1,71 @@
+"""The limit impulses' active-set solve (sim/kernels/limits.py) against the optimality conditions
+of the problem it solves: min |v' - v|_H subject to lo <= base + v' <= hi. The problem is
+convex, so its KKT conditions (the oracle) identify the solution: v' - v = H^-1 lam, every
+bounded velocity within its bounds, lam >= 0 only on a row at its lower bound, lam <= 0 only on
+a row at its upper bound, lam = 0 on rows strictly inside."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from usdjoints.sim.kernels.crba import ltdl_factor
+from usdjoints.sim.kernels.limits import _solve_rows
+
+
+def _tree(rng, nv):
+    parent = np.full(nv, -1, dtype=np.int64)
+    for i in range(1, nv):
+        parent[i] = rng.integers(-1, i) if rng.random() < 0.3 else i - 1
+    return parent
+
+
+def _tree_spd(rng, parent):
+    """An SPD matrix with the tree's sparsity (H[i, j] != 0 only for ancestors), as a mass
+    matrix has: a product of random link Jacobian columns."""
+    nv = parent.shape[0]
+    H = np.zeros((nv, nv))
+    for leaf in range(nv):
+        chain = []
+        j = leaf
+        while j >= 0:
+            chain.append(j)
+            j = parent[j]
+        J = rng.normal(size=(6, len(chain)))
+        H[np.ix_(chain, chain)] += J.T @ J * rng.uniform(0.01, 10.0)
+    return H + np.diag(rng.uniform(1e-4, 1e-2, nv))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_active_set_meets_the_kkt_conditions(seed):
+    rng = np.random.default_rng(seed)
+    nv = int(rng.integers(1, 14))
+    parent = _tree(rng, nv)
+    H = _tree_spd(rng, parent)
+    LD = H.copy()
+    ltdl_factor(parent, LD)
+    v0 = rng.normal(scale=3.0, size=nv)
+    base = np.zeros(nv) if seed % 2 else rng.normal(size=nv)
+    lo = np.where(rng.random(nv) < 0.6, rng.normal(size=nv) - 0.5, -math.inf)
+    hi = np.where(rng.random(nv) < 0.6, lo + np.abs(rng.normal(size=nv)), math.inf)
+    hi = np.where(np.isfinite(hi), hi, np.where(rng.random(nv) < 0.5, rng.normal(size=nv) + 0.5, math.inf))
+    hi = np.maximum(hi, np.where(np.isfinite(lo), lo, -math.inf))
+    if seed % 5 == 0:
+        hi[0] = lo[0] = 0.25  # an equality row (a limit tighter than the velocity bound)
+    v = v0.copy()
+    scratch = [np.empty(nv) for _ in range(2)]
+    C, A = np.empty((nv, nv)), np.empty((nv, nv))
+    ints = [np.empty(nv, dtype=np.int64) for _ in range(3)]
+    _solve_rows(parent, LD, lo, hi, base, v, C, A, scratch[0], scratch[1], *ints)
+    lam = H @ (v - v0)  # the impulse the solve applied
+    value = base + v
+    scale = 1e-9 * (1.0 + np.abs(v0).max() + np.abs(base).max())
+    bounded = np.isfinite(lo) | np.isfinite(hi)
+    assert np.all(np.abs(lam[~bounded]) < scale * np.abs(H).max())  # impulses on bounded rows only
+    assert np.all(value >= lo - scale) and np.all(value <= hi + scale)
+    at_lo = np.abs(value - lo) < scale
+    at_hi = np.abs(value - hi) < scale
+    tol = scale * np.abs(H).max() * 10
+    assert np.all(lam[~at_lo] <= tol)  # no push up unless on the lower bound
+    assert np.all(lam[~at_hi] >= -tol)  # no push down unless on the upper bound
