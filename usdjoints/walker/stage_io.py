@@ -34,9 +34,15 @@ StageLike = Union[str, os.PathLike, "Usd.Stage"]  # noqa: F821 (pxr loads lazily
 
 CRATE_MAGIC = b"PXR-USDC"
 ZIP_MAGIC = b"PK\x03\x04"  # .usdz packages may hold crate layers
-# A child reading binary layers gets this long (plus PROBE_SECONDS_PER_MB) before it counts as hung.
-PROBE_TIMEOUT = float(os.environ.get("USDJOINTS_PROBE_TIMEOUT", "60"))
+# A child reading binary layers gets USDJOINTS_PROBE_TIMEOUT seconds (plus PROBE_SECONDS_PER_MB of
+# the root layer) before it counts as hung, and USDJOINTS_PROBE_MEMORY_MB megabytes (plus
+# PROBE_MEMORY_PER_MB per MB of the root layer) of data memory: a damaged crate can declare a
+# section of gigabytes, which OpenUSD allocates (and fills, for tens of seconds) before it finds
+# the file too short. Under the limit the allocation fails at once and OpenUSD refuses the layer.
+PROBE_TIMEOUT = 20.0  # [s] default of USDJOINTS_PROBE_TIMEOUT
 PROBE_SECONDS_PER_MB = 2.0
+PROBE_MEMORY_MB = 2048.0  # [MB] default of USDJOINTS_PROBE_MEMORY_MB
+PROBE_MEMORY_PER_MB = 64.0
 _IN_PROBE = "USDJOINTS_IN_PROBE"
 
 
@@ -250,11 +256,13 @@ def _probe(root: str, shown: str) -> None:
     """Open ``root`` and read every value of its layers in a child process; a crash or a hang
     there becomes one :class:`InputError` line naming the layer being read."""
     size_mb = os.path.getsize(root) / 1e6
-    timeout = PROBE_TIMEOUT + PROBE_SECONDS_PER_MB * size_mb
+    timeout = _probe_setting("USDJOINTS_PROBE_TIMEOUT", PROBE_TIMEOUT) + PROBE_SECONDS_PER_MB * size_mb
+    memory_mb = _probe_setting("USDJOINTS_PROBE_MEMORY_MB", PROBE_MEMORY_MB) + PROBE_MEMORY_PER_MB * size_mb
     package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env = dict(os.environ, **{_IN_PROBE: "1"})
     env["PYTHONPATH"] = package + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    command = [sys.executable, "-c", "from usdjoints.walker.stage_io import _probe_main; _probe_main()", root]
+    command = [sys.executable, "-c", "from usdjoints.walker.stage_io import _probe_main; _probe_main()", root,
+               repr(memory_mb)]
     with tempfile.TemporaryFile() as progress:
         child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=progress, stderr=subprocess.DEVNULL,
                                  env=env)
@@ -275,11 +283,14 @@ def _probe(root: str, shown: str) -> None:
     reading = [line[len("reading "):] for line in lines if line.startswith("reading ")]
     layer = reading[-1] if reading else root
     layer = shown if os.path.realpath(layer) == os.path.realpath(root) else layer
+    if code == 2 and lines and lines[-1] == "memory":
+        raise InputError(layer, f"OpenUSD asked for more than {memory_mb:.0f} MB reading this binary layer; "
+                                "the file is likely corrupt", "USDJOINTS_PROBE_MEMORY_MB raises the limit")
     if code == 2 and lines and lines[-1].startswith("error "):
         raise InputError(None, lines[-1][len("error "):])
     if code is None:
-        raise InputError(layer, f"OpenUSD did not finish reading this binary layer in {timeout:.0f} s; "
-                                "the file is likely corrupt")
+        raise InputError(layer, f"OpenUSD did not finish reading this binary layer in {timeout:.3g} s; "
+                                "the file is likely corrupt", "USDJOINTS_PROBE_TIMEOUT raises the limit")
     if code < 0:
         try:
             name = signal.Signals(-code).name
@@ -290,10 +301,45 @@ def _probe(root: str, shown: str) -> None:
     # any other outcome (a bug of usdjoints in the child): this process opens it and reports it
 
 
+def _probe_setting(name: str, default: float) -> float:
+    """A positive number of seconds or megabytes from the environment (``default`` when unset)."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise InputError(None, f"{name} must be a positive number, got {text[:40]!r}")
+    return value
+
+
+def _limit_memory(megabytes: float) -> None:
+    """Cap this process's data memory (heap and anonymous mappings) at ``megabytes``."""
+    try:
+        import resource
+    except ImportError:  # not a POSIX system: the time limit alone bounds the probe
+        return
+    which = getattr(resource, "RLIMIT_DATA", None) if sys.platform.startswith("linux") else None
+    which = resource.RLIMIT_AS if which is None else which
+    limit = int(megabytes * 1e6)
+    _, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    try:
+        resource.setrlimit(which, (limit, hard))
+    except (ValueError, OSError):
+        pass  # below what the process already uses: leave the limit as it is
+
+
 def _probe_main() -> None:
     """The child of :func:`_probe`: open the stage, then read every field of every binary layer
-    and every composed value, printing which layer it is reading."""
+    and every composed value, printing which layer it is reading. A memory error (the limit of
+    ``argv[2]`` MB, set first) prints ``memory`` and exits 2."""
     path = sys.argv[1]
+    if len(sys.argv) > 2:
+        _limit_memory(float(sys.argv[2]))
     try:
         stage = open_stage(path, probe=False)
         for layer in stage.GetUsedLayers():
@@ -308,9 +354,18 @@ def _probe_main() -> None:
             for relationship in prim.GetRelationships():
                 relationship.GetTargets()
     except InputError as error:
-        print(f"error {' '.join(str(error).split())}", flush=True)
+        if "bad_alloc" in str(error):
+            print("memory", flush=True)
+        else:
+            print(f"error {' '.join(str(error).split())}", flush=True)
         sys.exit(2)
-    except Exception:  # noqa: BLE001 - the parent opens the stage itself and reports it
+    except MemoryError:
+        print("memory", flush=True)
+        sys.exit(2)
+    except Exception as error:  # noqa: BLE001 - the parent opens the stage itself and reports it
+        if "bad_alloc" in str(error):  # a Tf.ErrorException reading a value under the limit
+            print("memory", flush=True)
+            sys.exit(2)
         sys.exit(3)
     sys.exit(0)
 

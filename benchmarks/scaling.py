@@ -1,0 +1,161 @@
+"""How usdjoints' time grows with the size of a robot: serial chains of N links.
+
+For each N (default 1,000, 10,000 and 40,000 links) three inputs are written:
+
+* ``chain_N.urdf``: a URDF serial chain (``link0`` to ``link{N-1}``, N-1 revolute joints, each
+  link with mass, inertia and a box collision);
+* ``chain_N.sdf``: the same chain as an SDFormat 1.9 model;
+* ``chain_N.usdc``: a USD stage with one articulation of N Cube bodies and N revolute joints,
+  written by ``benchmarks/make_chain_stage.py`` (``chain_length = N``).
+
+Each stage goes through ``walk`` (ovphysx), ``audit`` and ``load_model``; the URDF and SDFormat
+files first go through ``convert_urdf`` / ``convert_sdformat`` (to .usdc), and their converted
+stages are the ones walked, audited and loaded. Every stage is timed once per size (the 40,000
+case is heavy: it is run once, not repeated), each in a fresh process so one stage's caches do
+not help the next.
+
+The growth exponent of a (format, stage) row is the slope of the least-squares line through
+(log N, log t); 1 is linear. The target is <= 1.2 (issue 13). Exit code 0 when every exponent
+meets it, 1 otherwise.
+
+    python benchmarks/scaling.py [--sizes 1000,10000,40000] [--out DIR] [--target 1.2]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LINK = 0.1  # [m] spacing of the links along X
+FORMATS = ("urdf", "sdf", "usd")
+STAGES = ("convert", "walk", "audit", "load_model")
+
+
+def write_urdf(path: Path, n: int) -> None:
+    parts = ['<?xml version="1.0"?>', '<robot name="chain">']
+    for k in range(n):
+        parts.append(
+            f'<link name="link{k}"><inertial><origin xyz="0 0 0"/><mass value="1"/>'
+            '<inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial>'
+            f'<collision><geometry><box size="{LINK / 2} 0.02 0.02"/></geometry></collision></link>')
+    for k in range(1, n):
+        parts.append(
+            f'<joint name="joint{k}" type="revolute"><parent link="link{k - 1}"/><child link="link{k}"/>'
+            f'<origin xyz="{LINK} 0 0" rpy="0 0 0"/><axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="10" velocity="1"/></joint>')
+    parts.append("</robot>")
+    path.write_text("\n".join(parts) + "\n")
+
+
+def write_sdf(path: Path, n: int) -> None:
+    parts = ['<?xml version="1.0"?>', '<sdf version="1.9">', '<model name="chain">']
+    for k in range(n):
+        parts.append(
+            f'<link name="link{k}"><pose>{LINK * k} 0 0 0 0 0</pose><inertial><mass>1</mass>'
+            '<inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz>'
+            f'</inertia></inertial><collision name="c"><geometry><box><size>{LINK / 2} 0.02 0.02</size></box>'
+            '</geometry></collision></link>')
+    for k in range(1, n):
+        parts.append(
+            f'<joint name="joint{k}" type="revolute"><parent>link{k - 1}</parent><child>link{k}</child>'
+            '<axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>1</upper><effort>10</effort>'
+            '<velocity>1</velocity></limit></axis></joint>')
+    parts.append("</model></sdf>")
+    path.write_text("\n".join(parts) + "\n")
+
+
+# One stage in a fresh interpreter: prints {"seconds": t} (and the peak RSS) as JSON.
+_CHILD = r"""
+import json, resource, sys, time
+stage, path, extra = sys.argv[1], sys.argv[2], sys.argv[3]
+import usdjoints
+if stage == "convert":
+    from usdjoints.convert import convert_file
+    t = time.perf_counter(); convert_file(path, extra); t = time.perf_counter() - t
+elif stage == "walk":
+    t = time.perf_counter(); d = usdjoints.walk(path, "ovphysx"); t = time.perf_counter() - t
+    assert len(d.joints) >= int(extra), (len(d.joints), extra)
+elif stage == "audit":
+    t = time.perf_counter(); usdjoints.audit(path); t = time.perf_counter() - t
+elif stage == "load_model":
+    t = time.perf_counter(); m = usdjoints.load_model(path); t = time.perf_counter() - t
+print(json.dumps({"seconds": t, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def run_stage(stage: str, path: Path, extra: str) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + (os.pathsep + os.environ["PYTHONPATH"]
+                                                   if os.environ.get("PYTHONPATH") else ""))
+    done = subprocess.run([sys.executable, "-c", _CHILD, stage, str(path), extra], capture_output=True,
+                          text=True, env=env, check=False)
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+        raise RuntimeError(f"{stage} {path.name}: exit {done.returncode}: {tail}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def exponent(sizes: list[int], times: list[float]) -> float:
+    xs = [math.log(n) for n in sizes]
+    ys = [math.log(max(t, 1e-6)) for t in times]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,40000", help="chain lengths (default 1000,10000,40000)")
+    parser.add_argument("--formats", default=",".join(FORMATS), help="formats (default urdf,sdf,usd)")
+    parser.add_argument("--out", type=Path, default=None, help="working folder (default: a temporary one)")
+    parser.add_argument("--target", type=float, default=1.2, help="largest growth exponent allowed (default 1.2)")
+    args = parser.parse_args(argv)
+    sizes = sorted(int(s) for s in args.sizes.split(","))
+    formats = [f for f in args.formats.split(",") if f]
+    if len(sizes) < 2 or any(f not in FORMATS for f in formats):
+        parser.error("give at least two sizes and formats among urdf,sdf,usd")
+    out = args.out or Path(tempfile.mkdtemp(prefix="usdjoints-scaling-"))
+    out.mkdir(parents=True, exist_ok=True)
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from make_chain_stage import make_chain_stage
+
+    times: dict[tuple[str, str], list[float]] = {}
+    print(f"{'format':6s} {'stage':10s} " + " ".join(f"{n:>9d}" for n in sizes) + "  exponent  peak RSS")
+    for fmt in formats:
+        rows: dict[str, list[float]] = {s: [] for s in STAGES}
+        rss: dict[str, float] = {s: 0.0 for s in STAGES}
+        for n in sizes:
+            if fmt == "usd":
+                stage_path = out / f"chain_{n}.usdc"
+                make_chain_stage(stage_path, n, chain_length=n)
+                joints = n
+            else:
+                source = out / f"chain_{n}.{fmt}"
+                (write_urdf if fmt == "urdf" else write_sdf)(source, n)
+                stage_path = out / f"chain_{n}_{fmt}.usdc"
+                result = run_stage("convert", source, str(stage_path))
+                rows["convert"].append(result["seconds"])
+                rss["convert"] = max(rss["convert"], result["rss_mb"])
+                joints = n - 1
+            for stage in STAGES[1:]:
+                result = run_stage(stage, stage_path, str(joints))
+                rows[stage].append(result["seconds"])
+                rss[stage] = max(rss[stage], result["rss_mb"])
+        for stage in STAGES:
+            if not rows[stage]:
+                continue
+            times[(fmt, stage)] = rows[stage]
+            k = exponent(sizes, rows[stage])
+            print(f"{fmt:6s} {stage:10s} " + " ".join(f"{t:8.2f}s" for t in rows[stage])
+                  + f"  {k:8.2f}  {rss[stage]:6.0f} MB" + ("" if k <= args.target else "  over target"), flush=True)
+    worst = max(exponent(sizes, t) for t in times.values())
+    print(f"largest exponent {worst:.2f} (target <= {args.target}); files in {out}")
+    return 0 if worst <= args.target else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
