@@ -18,6 +18,7 @@ Before OpenUSD composes a stage, every layer it would open is checked here, one 
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
 import signal
@@ -34,13 +35,17 @@ StageLike = Union[str, os.PathLike, "Usd.Stage"]  # noqa: F821 (pxr loads lazily
 
 CRATE_MAGIC = b"PXR-USDC"
 ZIP_MAGIC = b"PK\x03\x04"  # .usdz packages may hold crate layers
-# A child reading binary layers gets USDJOINTS_PROBE_TIMEOUT seconds (plus PROBE_SECONDS_PER_MB of
-# the root layer) before it counts as hung, and USDJOINTS_PROBE_MEMORY_MB megabytes (plus
-# PROBE_MEMORY_PER_MB per MB of the root layer) of data memory: a damaged crate can declare a
-# section of gigabytes, which OpenUSD allocates (and fills, for tens of seconds) before it finds
-# the file too short. Under the limit the allocation fails at once and OpenUSD refuses the layer.
-PROBE_TIMEOUT = 20.0  # [s] default of USDJOINTS_PROBE_TIMEOUT
-PROBE_SECONDS_PER_MB = 2.0
+# A child reading binary layers gets USDJOINTS_PROBE_TIMEOUT seconds of CPU time, once more for
+# every PROBE_MB_PER_TIMEOUT MB of the root layer (CPU time, so a busy shared machine does not
+# refuse a sound stage; reading takes about 2 s per MB of crate; the wall clock allows
+# PROBE_WALL_FACTOR times as much) and
+# USDJOINTS_PROBE_MEMORY_MB megabytes (plus PROBE_MEMORY_PER_MB per MB of the root layer) of
+# data memory: a damaged crate can declare a section of gigabytes, which OpenUSD allocates (and
+# fills, for tens of seconds) before it finds the file too short. Under the limit the allocation
+# fails at once and OpenUSD refuses the layer.
+PROBE_TIMEOUT = 30.0  # [s of CPU] default of USDJOINTS_PROBE_TIMEOUT
+PROBE_MB_PER_TIMEOUT = 3.0
+PROBE_WALL_FACTOR = 10.0
 PROBE_MEMORY_MB = 2048.0  # [MB] default of USDJOINTS_PROBE_MEMORY_MB
 PROBE_MEMORY_PER_MB = 64.0
 _IN_PROBE = "USDJOINTS_IN_PROBE"
@@ -256,13 +261,15 @@ def _probe(root: str, shown: str) -> None:
     """Open ``root`` and read every value of its layers in a child process; a crash or a hang
     there becomes one :class:`InputError` line naming the layer being read."""
     size_mb = os.path.getsize(root) / 1e6
-    timeout = _probe_setting("USDJOINTS_PROBE_TIMEOUT", PROBE_TIMEOUT) + PROBE_SECONDS_PER_MB * size_mb
+    cpu_seconds = max(1, math.ceil(_probe_setting("USDJOINTS_PROBE_TIMEOUT", PROBE_TIMEOUT)
+                                   * (1.0 + size_mb / PROBE_MB_PER_TIMEOUT)))  # whole seconds, as RLIMIT_CPU counts
+    timeout = PROBE_WALL_FACTOR * cpu_seconds + 1.0
     memory_mb = _probe_setting("USDJOINTS_PROBE_MEMORY_MB", PROBE_MEMORY_MB) + PROBE_MEMORY_PER_MB * size_mb
     package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env = dict(os.environ, **{_IN_PROBE: "1"})
     env["PYTHONPATH"] = package + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     command = [sys.executable, "-c", "from usdjoints.walker.stage_io import _probe_main; _probe_main()", root,
-               repr(memory_mb)]
+               repr(memory_mb), repr(cpu_seconds)]
     with tempfile.TemporaryFile() as progress:
         child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=progress, stderr=subprocess.DEVNULL,
                                  env=env)
@@ -288,8 +295,9 @@ def _probe(root: str, shown: str) -> None:
                                 "the file is likely corrupt", "USDJOINTS_PROBE_MEMORY_MB raises the limit")
     if code == 2 and lines and lines[-1].startswith("error "):
         raise InputError(None, lines[-1][len("error "):])
-    if code is None:
-        raise InputError(layer, f"OpenUSD did not finish reading this binary layer in {timeout:.3g} s; "
+    if code is None or code == -getattr(signal, "SIGXCPU", 0):
+        spent = f"{cpu_seconds} s of CPU time" if code is not None else f"{timeout:.3g} s"
+        raise InputError(layer, f"OpenUSD did not finish reading this binary layer in {spent}; "
                                 "the file is likely corrupt", "USDJOINTS_PROBE_TIMEOUT raises the limit")
     if code < 0:
         try:
@@ -315,6 +323,22 @@ def _probe_setting(name: str, default: float) -> float:
     return value
 
 
+def _limit_cpu(seconds: float) -> None:
+    """SIGXCPU after ``seconds`` of CPU time (SIGKILL two seconds later)."""
+    try:
+        import resource
+    except ImportError:  # not a POSIX system: the wall-clock limit alone bounds the probe
+        return
+    soft = max(1, math.ceil(seconds))
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 2 if hard == resource.RLIM_INFINITY else hard))
+    except (ValueError, OSError):
+        pass
+
+
 def _limit_memory(megabytes: float) -> None:
     """Cap this process's data memory (heap and anonymous mappings) at ``megabytes``."""
     try:
@@ -336,10 +360,11 @@ def _limit_memory(megabytes: float) -> None:
 def _probe_main() -> None:
     """The child of :func:`_probe`: open the stage, then read every field of every binary layer
     and every composed value, printing which layer it is reading. A memory error (the limit of
-    ``argv[2]`` MB, set first) prints ``memory`` and exits 2."""
+    ``argv[2]`` MB, set first, with ``argv[3]`` s of CPU time) prints ``memory`` and exits 2."""
     path = sys.argv[1]
-    if len(sys.argv) > 2:
+    if len(sys.argv) > 3:
         _limit_memory(float(sys.argv[2]))
+        _limit_cpu(float(sys.argv[3]))
     try:
         stage = open_stage(path, probe=False)
         for layer in stage.GetUsedLayers():
