@@ -36,13 +36,12 @@ StageLike = Union[str, os.PathLike, "Usd.Stage"]  # noqa: F821 (pxr loads lazily
 CRATE_MAGIC = b"PXR-USDC"
 ZIP_MAGIC = b"PK\x03\x04"  # .usdz packages may hold crate layers
 # A child reading binary layers gets USDJOINTS_PROBE_TIMEOUT seconds of CPU time, once more for
-# every PROBE_MB_PER_TIMEOUT MB of the root layer (CPU time, so a busy shared machine does not
-# refuse a sound stage; reading takes about 2 s per MB of crate; the wall clock allows
-# PROBE_WALL_FACTOR times as much) and
-# USDJOINTS_PROBE_MEMORY_MB megabytes (plus PROBE_MEMORY_PER_MB per MB of the root layer) of
-# data memory: a damaged crate can declare a section of gigabytes, which OpenUSD allocates (and
-# fills, for tens of seconds) before it finds the file too short. Under the limit the allocation
-# fails at once and OpenUSD refuses the layer.
+# every PROBE_MB_PER_TIMEOUT MB of the root and the first binary layer (CPU time, so a busy
+# machine does not refuse a sound stage; reading takes about 2 s per MB of crate; the wall
+# clock allows PROBE_WALL_FACTOR times as much), and USDJOINTS_PROBE_MEMORY_MB megabytes (plus
+# PROBE_MEMORY_PER_MB per MB of those layers) of data memory: a damaged crate can declare a
+# section of gigabytes, which OpenUSD allocates (and fills, for tens of seconds) before it finds
+# the file too short. Under the limit the allocation fails at once and OpenUSD refuses the layer.
 PROBE_TIMEOUT = 30.0  # [s of CPU] default of USDJOINTS_PROBE_TIMEOUT
 PROBE_MB_PER_TIMEOUT = 3.0
 PROBE_WALL_FACTOR = 10.0
@@ -199,7 +198,7 @@ def _open_layers(root: str, shown: str, probe: bool, visited: list[str] | None =
             visited.append(outer)
             regular_input(outer, what, referrer)
             if not probed and _head(outer).startswith((CRATE_MAGIC, ZIP_MAGIC)):
-                _probe(root, shown)
+                _probe(root, shown, outer)
                 probed = True
             try:
                 with _captured_native_stderr():
@@ -257,10 +256,11 @@ def _check_clip_assets(layer, file: str, resolver) -> None:
 # ---------------------------------------------------------------------------------------------
 # binary layers: read them in a child first
 
-def _probe(root: str, shown: str) -> None:
+def _probe(root: str, shown: str, crate: str | None = None) -> None:
     """Open ``root`` and read every value of its layers in a child process; a crash or a hang
     there becomes one :class:`InputError` line naming the layer being read."""
-    size_mb = os.path.getsize(root) / 1e6
+    # the limits grow with the root layer and the first binary layer found (often a referenced crate)
+    size_mb = sum(os.path.getsize(f) for f in {os.path.realpath(root), os.path.realpath(crate or root)}) / 1e6
     cpu_seconds = max(1, math.ceil(_probe_setting("USDJOINTS_PROBE_TIMEOUT", PROBE_TIMEOUT)
                                    * (1.0 + size_mb / PROBE_MB_PER_TIMEOUT)))  # whole seconds, as RLIMIT_CPU counts
     timeout = PROBE_WALL_FACTOR * cpu_seconds + 1.0
