@@ -112,6 +112,11 @@ def run_stage(stage: str, path: Path, extra: str, contact: bool = False) -> dict
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _progress(fmt: str, stage: str, n: int, result: dict) -> None:
+    print(f"  {fmt} {stage} {n}: {result['cpu']:.2f} s CPU, {result['seconds']:.1f} s wall, "
+          f"{result['rss_mb']:.0f} MB", file=sys.stderr, flush=True)
+
+
 def exponent(sizes: list[int], times: list[float]) -> float:
     xs = [math.log(n) for n in sizes]
     ys = [math.log(max(t, 1e-6)) for t in times]
@@ -156,11 +161,13 @@ def main(argv: list[str] | None = None) -> int:
                 result = run_stage("convert", source, str(stage_path))
                 rows["convert"].append((result["cpu"], result["seconds"]))
                 rss["convert"] = max(rss["convert"], result["rss_mb"])
+                _progress(fmt, "convert", n, result)
                 joints = n - 1
             for stage in STAGES[1:]:
                 result = run_stage(stage, stage_path, str(joints), args.contact)
                 rows[stage].append((result["cpu"], result["seconds"]))
                 rss[stage] = max(rss[stage], result["rss_mb"])
+                _progress(fmt, stage, n, result)
         for stage in STAGES:
             if not rows[stage]:
                 continue
