@@ -147,6 +147,8 @@ def worker_env() -> dict:
     env["PYTHONWARNINGS"] = "ignore"
     env.setdefault("NUMBA_NUM_THREADS", "1")
     env.setdefault("OMP_NUM_THREADS", "1")
+    # the binary-layer probe's CPU-time limit, inside the case's own 20 s (the default is 30 s)
+    env.setdefault("USDJOINTS_PROBE_TIMEOUT", "3")
     return env
 
 

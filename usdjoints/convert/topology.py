@@ -163,10 +163,13 @@ def build_forest(robot: RobotIR, anchors: frozenset[str] = frozenset(),
             if start not in reached:
                 components.append(_grow(start, joint, incident, anchors, reached, used, fixed=True,
                                         root=joint.parent if joint.parent in anchors else joint.child))
-    for name in sorted(bodies, key=lambda n: (n in children, link_names.index(n))):
+    position: dict[str, int] = {}
+    for index, name in enumerate(link_names):
+        position.setdefault(name, index)  # the first occurrence, as list.index finds it
+    for name in sorted(bodies, key=lambda n: (n in children, position[n])):
         if name not in reached:
             components.append(_grow(name, None, incident, anchors, reached, used, fixed=False, root=name))
-    components.sort(key=lambda c: min(link_names.index(b) for b in c.bodies))
+    components.sort(key=lambda c: min(position[b] for b in c.bodies))
     loops = tuple(j for j in edges if j.name not in used)
     return Forest(tuple(components), loops, tuple(anchored), anchors)
 
