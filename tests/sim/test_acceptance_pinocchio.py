@@ -146,6 +146,43 @@ def _with_stand_in_masses(text: str, links: set[str]) -> str:
     return etree.tostring(root, encoding="unicode")
 
 
+def _zero_inertia_links(text: str) -> set[str]:
+    """Links whose URDF inertial has a mass but an all-zero inertia tensor."""
+    from lxml import etree
+
+    names = set()
+    for link in etree.fromstring(text.encode()).iter("link"):
+        inertial = link.find("inertial")
+        if inertial is None or inertial.find("inertia") is None or inertial.find("mass") is None:
+            continue
+        values = [float(inertial.find("inertia").get(k, "0")) for k in ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")]
+        if float(inertial.find("mass").get("value", "0")) > 0.0 and not any(values):
+            names.add(link.get("name"))
+    return names
+
+
+def _with_physx_inertias(text: str, stage, links: set[str]) -> str:
+    """Give the named links (a mass, an all-zero inertia) the inertia usdjoints gives them, as PhysX
+    reads an authored (0, 0, 0) diagonal inertia: not authored, so computed from the colliders
+    (measured with ovphysx, tests/sim/test_zero_inertia_physx.py). pinocchio keeps the zero."""
+    from lxml import etree
+
+    from usdjoints.walker import walk
+
+    description = walk(str(stage), "usdjoints")
+    by_name = {body.path.rsplit("/", 1)[-1]: body.path for body in description.bodies}
+    root = etree.fromstring(text.encode())
+    for link in root.iter("link"):
+        if link.get("name") not in links or link.get("name") not in by_name:
+            continue
+        mass = description.mass(by_name[link.get("name")])
+        inertia = link.find("inertial").find("inertia")
+        (ixx, ixy, ixz), (_, iyy, iyz), (_, _, izz) = mass.inertia
+        for key, value in (("ixx", ixx), ("iyy", iyy), ("izz", izz), ("ixy", ixy), ("ixz", ixz), ("iyz", iyz)):
+            inertia.set(key, repr(float(value)))
+    return etree.tostring(root, encoding="unicode")
+
+
 @pytest.fixture(scope="module")
 def converted(tmp_path_factory):
     """Per robot: (our model from the converted stage, pinocchio model of the same URDF)."""
@@ -165,7 +202,9 @@ def converted(tmp_path_factory):
             stand_ins = {m.group(1) for e in report.entries
                          if (m := re.match(r"link '([^']+)' mass$", e.element)) and "written as" in e.message}
             stand_ins -= _welded_links(text)
-            cache[robot] = (load_model(folder / "robot.usda"), _pin_model(_with_stand_in_masses(text, stand_ins), floating))
+            pin_text = _with_physx_inertias(_with_stand_in_masses(text, stand_ins), folder / "robot.usda",
+                                            _zero_inertia_links(text))
+            cache[robot] = (load_model(folder / "robot.usda"), _pin_model(pin_text, floating))
         return cache[robot]
 
     return get
