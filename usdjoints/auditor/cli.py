@@ -45,8 +45,8 @@ def _add_batch_arguments(parser) -> None:
     batch.add_argument("--strict-inputs", action="store_true",
                        help="exit 2 when any STAGE cannot be audited (default: only when none can)")
     batch.add_argument("--stage-timeout", type=float, default=STAGE_TIMEOUT, metavar="SECONDS",
-                       help=f"give up on a stage that takes longer and report it as timed out, like a stage that "
-                            f"crashed (default: {STAGE_TIMEOUT:g}; 0: no limit)")
+                       help="give up on a stage that takes longer and report it as timed out, like a stage that "
+                            "crashed (default: %(default)s; 0: no limit)")
     batch.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                        help="progress bar with rate and ETA on stderr (default: when stderr is a terminal)")
 
