@@ -55,7 +55,23 @@ def _expected_dof(joint) -> dict:
     return expected
 
 
-@pytest.mark.parametrize("stage", STAGES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+# Stages where the probe and the walker disagree, with what was measured.
+KNOWN = {
+    "bad/articulation-limit-beyond-turn": "the PhysX contract (PhysicsRevoluteJoint) says the runtime clamps "
+    "limits beyond +-360 deg to (-2pi, 2pi), as the walker reads it; ovphysx's joint-limit readback returns "
+    "the authored -400 deg (-6.98 rad)",
+    "bad/invalid-stage-units": "PhysX does not load the stage at all (metersPerUnit is not a positive number: "
+    "'physics source scan failed'), so there is nothing to read back",
+}
+
+
+def _known(stage: Path):
+    reason = KNOWN.get(f"{stage.parent.name}/{stage.stem}")
+    return [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+
+
+@pytest.mark.parametrize("stage", [pytest.param(s, marks=_known(s)) for s in STAGES],
+                         ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_articulation_joints_read_as_physx_reads_them(stage: Path, ovphysx_probe):
     report = ovphysx_probe(stage)
     description = walk(str(stage), consumer="ovphysx")

@@ -13,6 +13,8 @@ import math
 from collections import defaultdict
 from typing import Optional
 
+import numpy as np
+
 from ..descriptors import (Diagnostic, DofDesc, DofValue, JointDesc, LimitDesc, StageDescription,
                            SyntheticJointDesc)
 from .dofs import D6_AXES, DISTANCE_DOFS, ROTATIONAL, SPHERICAL_AXES, default
@@ -417,7 +419,7 @@ def refine(description: StageDescription, stage, bodies) -> StageDescription:
     for body in description.bodies:
         if not body.enabled or body.path in children or body.path in unloaded:
             continue
-        if not _has_mass_or_shape(body, colliders):
+        if not _has_mass_or_shape(body, colliders, description.colliders):
             continue  # measured: a body with neither mass nor collider gets no joint at all
         reason = "floating base" if any(sides[j.path][0] == body.path for j in built) else "lone body"
         synthetic.append(SyntheticJointDesc(
@@ -431,17 +433,31 @@ def refine(description: StageDescription, stage, bodies) -> StageDescription:
                                diagnostics=tuple(notes + refused), synthetic_joints=tuple(synthetic))
 
 
-def _has_mass_or_shape(body, colliders) -> bool:
-    """Whether Newton gives ``body`` a free joint: it has a positive mass or density, or a collider."""
-    for name in ("physics:mass", "physics:density"):
-        column = body.columns.get(name)
-        try:
-            if column is not None and column.value is not None and float(column.value) > 0.0:
-                return True
-        except (TypeError, ValueError):
-            pass
+def _has_mass_or_shape(body, colliders, described=()) -> bool:
+    """Whether Newton gives ``body`` a free joint: it has a positive mass, or a collider that gives
+    it one (measured: a density with only a zero-size cube collider gets no joint, as a body with
+    neither mass nor collider)."""
+    column = body.columns.get("physics:mass")
+    try:
+        if column is not None and column.value is not None and float(column.value) > 0.0:
+            return True
+    except (TypeError, ValueError):
+        pass
     prefix = body.path + "/"
-    return any(c == body.path or c.startswith(prefix) for c in colliders)
+    mine = [c for c in colliders if c == body.path or c.startswith(prefix)]
+    shapes = {c.path: c for c in described}
+    return any(c not in shapes or _gives_volume(shapes[c]) for c in mine)
+
+
+def _gives_volume(collider) -> bool:
+    """A collider shape of positive finite volume (shapes without closed-form dimensions count)."""
+    from .mass import _solid
+
+    solid = _solid(collider, np.abs(np.array(collider.body_scale, dtype=float)))
+    if solid is None:
+        return True
+    volume = solid[0]
+    return bool(np.isfinite(volume) and volume > 0.0)
 
 
 def _check_directions(joints, sides, members, root, refuse) -> None:
