@@ -74,7 +74,10 @@ def initial_qd(model, tree, description, dynamic: dict, mpu: float) -> np.ndarra
     ``model.q_initial`` must already hold the initial positions.
     """
     qd = np.zeros(model.nv)
+    from .kinematics import dof_world_twists
+
     R_link, p_link = _link_world_poses(model)
+    dof_twists = dof_world_twists(model, R_link, p_link)  # [nv, 6]: each dof's world twist
     twists: dict[str, np.ndarray] = {}  # body -> world twist (w, velocity of the world origin)
     for child, joint, parent in tree:
         body = dynamic[child]
@@ -94,7 +97,7 @@ def initial_qd(model, tree, description, dynamic: dict, mpu: float) -> np.ndarra
             twists[child] = base
             continue
         sl = model.v_slice(joint.path)
-        columns = _world_columns(model, model.joint_index(joint.path), R_link, p_link)
+        columns = dof_twists[sl].T
         relative = authored - base
         if not (np.all(np.isfinite(columns)) and np.all(np.isfinite(relative))):
             raise InputError(joint.path, "its frame or its bodies' velocities are not finite in SI units "
@@ -110,36 +113,6 @@ def _link_world_poses(model):
     from .kinematics import link_world_poses
 
     return link_world_poses(model, model.q_initial)
-
-
-def _world_columns(model, joint: int, R_link, p_link) -> np.ndarray:
-    """[6, nv_joint]: the world twist (w, velocity of the world origin) per unit joint velocity."""
-    from .articulated import FREE, PRISMATIC, REVOLUTE
-
-    columns = np.zeros((6, int(model.joint_nv[joint])))
-    v0 = int(model.joint_v_start[joint])
-    for i in np.nonzero(np.asarray(model.link_joint) == joint)[0]:
-        # the moving frame of link i's primitive, from the link frame it carries
-        R_m = R_link[i] @ model.link_R_joint_child[i].T
-        p_m = p_link[i] - R_m @ model.link_p_joint_child[i]
-        start = int(model.link_v_start[i]) - v0
-        kind = int(model.link_type[i])
-        if kind == REVOLUTE:
-            axes = [(start, R_m @ model.link_axis[i], True)]
-        elif kind == PRISMATIC:
-            axes = [(start, R_m @ model.link_axis[i], False)]
-        elif kind == FREE:
-            axes = [(start + a, R_m[:, a], False) for a in range(3)] + \
-                   [(start + 3 + a, R_m[:, a], True) for a in range(3)]
-        else:  # spherical: angular velocity in the moving frame
-            axes = [(start + a, R_m[:, a], True) for a in range(3)]
-        for column, axis, rotational in axes:
-            if rotational:
-                columns[:3, column] = axis
-                columns[3:, column] = np.cross(p_m, axis)
-            else:
-                columns[3:, column] = axis
-    return columns
 
 
 def _d6_is_free(joint, axis: str) -> bool:
