@@ -137,16 +137,20 @@ def Xform "World" {
     assert joint["columns"]["physics:localPos0"]["value"] == ["nan", 0.0, "inf"]
 
 
-def test_walk_starts_fast_without_numba(tmp_path):
-    """A small stage walks in well under 0.5 s of process time, and numba is never imported."""
+def test_walk_never_imports_numba_or_the_simulator(tmp_path):
+    """`walk` imports neither numba nor the simulator, which is what keeps it starting fast.
+
+    The start-up time itself is measured side by side with bare OpenUSD by
+    ``benchmarks/walk_start.py``, not here.
+    """
     script = (
-        "import sys, time, resource\n"
+        "import sys\n"
         "from usdjoints.cli import main\n"
         f"code = main(['walk', {str(REPO / 'sample_stages' / 'revolute_basic.usda')!r}, '--format', 'json'])\n"
-        "usage = resource.getrusage(resource.RUSAGE_SELF)\n"
-        "sys.stderr.write(f'{usage.ru_utime + usage.ru_stime} {\"numba\" in sys.modules}\\n')\n"
+        "heavy = sorted(m for m in ('numba', 'llvmlite', 'scipy', 'usdjoints.sim') if m in sys.modules)\n"
+        "sys.stderr.write(f'{code} {\",\".join(heavy) or \"none\"}\\n')\n"
     )
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
-    cpu_seconds, numba_loaded = result.stderr.strip().splitlines()[-1].split()
-    assert numba_loaded == "False"
-    assert float(cpu_seconds) < 0.5, cpu_seconds
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    code, heavy = result.stderr.strip().splitlines()[-1].split()
+    assert code == "0"
+    assert heavy == "none"
