@@ -303,7 +303,18 @@ class Campaign:
         if not self.keep_ok or not keep:
             shutil.rmtree(case.directory, ignore_errors=True)
 
+    def prewarm(self) -> None:
+        """Compile (or load) every simulator kernel variant once, in the workers' environment, so
+        that no case's time budget holds a one-time compile (tests/fuzz/prewarm.py)."""
+        simulated = self.maker.simulate_rate > 0 or self.maker.cli_rate > 0
+        if not simulated:
+            return
+        code = f"import sys; sys.path.insert(0, {str(REPO)!r}); from tests.fuzz.prewarm import prewarm_kernels; prewarm_kernels()"
+        subprocess.run([sys.executable, "-c", code], env=worker_env(), cwd=REPO, check=True,
+                       stdout=subprocess.DEVNULL)
+
     def run(self, progress=None):
+        self.prewarm()
         started = time.monotonic()
         done = [0]
 
