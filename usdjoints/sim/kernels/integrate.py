@@ -351,9 +351,6 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                 for k in range(nv):
                     v_start[k] = qd[k]
                     qd[k] += dt * qdd[k]
-                if limits is not None:
-                    biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
-                                            lim_iwork, lim_C, lim_A, qd, lim_bias)
                 m = 0
                 if rows > 0 or contacts > 0:
                     link_world_poses(link_table, E, r, Rw, pw)
@@ -363,6 +360,9 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                                         loop_axis, q, Rw, pw, G, c)
                     factor_constraints(dof_parent, M, G, m, Y, A)
                     project_out(G, Y, A, m, qd, lam)
+                if limits is not None:  # in the loops' constrained metric: they stay closed
+                    biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
+                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam)
                 if contact is not None:
                     collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
                     n_contacts = detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs,
@@ -373,6 +373,12 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                                        col_link, col_friction, col_restitution, pairs, n_contacts,
                                        pair_of, points, normals, depths, v_start, dt, settings, J,
                                        PJ, W, lam_c, target, qd)
+                        if limits is not None:
+                            # the contact impulses know nothing of the limits: the limits have
+                            # the last word on the velocity the step integrates
+                            biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt,
+                                                    lim_work, lim_iwork, lim_C, lim_A, qd,
+                                                    lim_bias, G, Y, A, m, lam)
                 integrate_configuration(link_table, q, qd, dt, q)
                 if limits is not None:
                     if biased:  # the position-only return of joints outside their limits
@@ -410,8 +416,15 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                                       dof_parent, dof_table, armature, gravity, q, qd, 0.0, E, r,
                                       R3, p3, wR, wp, ws, wvaf, wI, M, vecs, qdd)
                 if limits is not None:
+                    m = 0
+                    if constraints is not None:
+                        link_world_poses(link_table, E, r, Rw, pw)
+                        m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff,
+                                            coupling_offset, loop_type, loop_link, loop_R, loop_p,
+                                            loop_axis, q, Rw, pw, G, c)
+                        factor_constraints(dof_parent, M, G, m, Y, A)
                     biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
-                                            lim_iwork, lim_C, lim_A, qd, lim_bias)
+                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam)
                     if biased:
                         _limit_correction(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, I6,
                                           lim_free, lim_bias, dt, E, r, R3, p3, Rw, pw,

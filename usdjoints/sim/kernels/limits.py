@@ -32,6 +32,7 @@ import math
 from numba import njit
 
 from . import FMA
+from .constraints import project_out
 from .jcalc import FREE, PRISMATIC, REVOLUTE, SPHERICAL
 from .layout import (
     DOF_LIMIT_STIFFNESS, DOF_LOWER, DOF_Q_INDEX, DOF_UPPER, DOF_VELOCITY_LIMIT, LINK_PARENT,
@@ -57,7 +58,8 @@ def _violation(value, lo, hi):
 
 
 @njit(cache=True, fastmath=FMA)
-def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, side):
+def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, side, G, Y, A_eq,
+                m_eq, lam_eq):
     """Impulses lam making base + v lie in [lo, hi] per dof, added to v through H^-1: the exact
     solution of the box-constrained problem min |v' - v|_H s.t. lo <= base + v' <= hi, by an
     active set on the joint-space Delassus matrix W = H^-1 (rows with a finite bound only).
@@ -67,7 +69,13 @@ def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, 
     way (a lower bound pulling down) leaves the set, else the row the trial velocity puts
     furthest outside its bound joins it; the solve ends when neither happens. Columns of H^-1
     are formed only for rows that join (C[slot] = H^-1 e_k by crba.ltdl_solve's operations).
-    lo, hi, base, v, lam, rhs [nv]; C, A [nv, nv]; slot_of, rows, side int64 [nv] scratch."""
+
+    With m_eq equality rows (couplings and loop closures, G v = 0; Y, A_eq from
+    constraints.factor_constraints) the metric is the constrained one: each column is projected
+    onto G x = 0 (W = P H^-1 with P the H-metric projection), so the impulses keep the loops
+    closed and a loop cannot carry a limited joint past its bound after the limits are solved.
+    lo, hi, base, v, lam, rhs [nv]; C, A [nv, nv]; slot_of, rows, side int64 [nv] scratch;
+    lam_eq [m_eq] scratch."""
     nv = v.shape[0]
     n_act = 0
     n_cols = 0
@@ -84,7 +92,7 @@ def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, 
         return
     for a in range(n_act):
         slot_of[rows[a]] = n_cols
-        _column(dof_parent, LD, rows[a], C[n_cols])
+        _column(dof_parent, LD, rows[a], C[n_cols], G, Y, A_eq, m_eq, lam_eq)
         n_cols += 1
     for _ in range(PASSES_PER_ROW * nv + PASS_SLACK):
         # W_AA lam_A = bound - value, W_AA[a, b] = (H^-1)[rows[a], rows[b]]
@@ -137,7 +145,7 @@ def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, 
             break
         if slot_of[join] < 0:
             slot_of[join] = n_cols
-            _column(dof_parent, LD, join, C[n_cols])
+            _column(dof_parent, LD, join, C[n_cols], G, Y, A_eq, m_eq, lam_eq)
             n_cols += 1
         rows[n_act] = join
         side[n_act] = -1 if join_gap > 0.0 else 1
@@ -149,9 +157,9 @@ def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, 
 
 
 @njit(cache=True, fastmath=FMA)
-def _column(dof_parent, LD, k, x):
+def _column(dof_parent, LD, k, x, G, Y, A_eq, m_eq, lam_eq):
     """x <- H^-1 e_k from the factor crba.ltdl_factor left in LD (its ltdl_solve, with the
-    zeros of e_k below k skipped)."""
+    zeros of e_k below k skipped), projected onto the m_eq equality rows G x = 0."""
     nv = LD.shape[0]
     for d in range(nv):
         x[d] = 0.0
@@ -169,6 +177,8 @@ def _column(dof_parent, LD, k, x):
         while j >= 0:
             x[i] -= LD[i, j] * x[j]
             j = dof_parent[j]
+    if m_eq > 0:
+        project_out(G, Y, A_eq, m_eq, x, lam_eq)
 
 
 @njit(cache=True, fastmath=FMA)
@@ -205,11 +215,13 @@ def _cholesky_solve(A, n, b):
 
 
 @njit(cache=True, fastmath=FMA)
-def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, A, v, bias):
+def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, A, v, bias,
+                   G, Y, A_eq, m_eq, lam_eq):
     """Apply the limit impulses to v [nv] in place and write the position-only bias velocity
     [nv] (see the module docstring); returns True when the bias is not zero. LD holds the
     factor of the step's inertia; work [6, nv], iwork int64 [3, nv], C and A [nv, nv] are
-    scratch.
+    scratch. G, Y, A_eq: the step's m_eq equality rows as constraints.factor_constraints left
+    them (v is expected to meet them already); both solves keep them (see _solve_rows).
 
     Most steps of most robots have no bound active: the bounds are checked first, and the
     active-set solve (and its columns of H^-1) runs only when some velocity is outside them."""
@@ -264,9 +276,11 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
                 break
     if not active:  # the solve would leave every impulse at zero
         return False
-    _solve_rows(dof_parent, LD, lo, hi, bias, v, C, A, rhs, lam, slot_of, rows, side)  # bias is 0
+    _solve_rows(dof_parent, LD, lo, hi, bias, v, C, A, rhs, lam, slot_of, rows, side,
+                G, Y, A_eq, m_eq, lam_eq)  # bias is 0
     if outside:
-        _solve_rows(dof_parent, LD, lo_b, hi_b, v, bias, C, A, rhs, lam, slot_of, rows, side)
+        _solve_rows(dof_parent, LD, lo_b, hi_b, v, bias, C, A, rhs, lam, slot_of, rows, side,
+                    G, Y, A_eq, m_eq, lam_eq)
     return outside
 
 
