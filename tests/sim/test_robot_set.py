@@ -35,22 +35,18 @@ ENERGY_RTOL = 1e-3        # of the run's energy swing
 
 # Measured on this branch (tests/sim/sim_robots.py as a script prints the numbers).
 KNOWN = {
-    # self-collision between links of 1 g and 1e-6 kg m^2 (the URDF's placeholder inertias),
-    # two joints starting outside their limits; runs 2 s without contacts
-    ("fr3", "runs"): "diverges at t = 0.005 s (fr3_joint3) with contacts on; fine with --no-contact",
-    ("tiago", "runs"): "diverges at t = 0.001 s (hand_middle_flex_1_joint): hand links' self-collision; "
-                       "fine with --no-contact",
     ("uuc_solo12", "runs"): "diverges at t = 0.065 s (HL_HAA): urdf-usd-converter's overlapping leg "
                             "colliders; fine with --no-contact",
     # contacts are not energy-neutral: penetration is removed by a velocity (the contact time
     # constant and up to PhysX's 3 m/s depenetration speed), which adds energy at impacts.
     # With load_model(contact=False) none of these rises: mimic_pendulums' energy only falls
-    # (the rise is contact-only, not the mimic constraint), mjc_quadruped 0 J, allegro_left 0 J
-    # from its first state within its limits
+    # (the rise is contact-only, not the mimic constraint), mjc_quadruped 0 J, allegro_left and
+    # tiago 0 J from their first state within their limits
     ("mimic_pendulums", "energy"): "+0.070 J on a swing of 0.070 J: the pendulums' contacts",
-    ("mjc_humanoid", "energy"): "+2.2 J on a swing of 280 J at the ground impact",
-    ("mjc_quadruped", "energy"): "+2.12 J on a swing of 596 J, contacts (none without)",
-    ("allegro_left", "energy"): "+0.0133 J on a swing of 0.0133 J: the hand's self-contacts",
+    ("mjc_humanoid", "energy"): "+0.50 J on a swing of 95 J at the ground impact",
+    ("mjc_quadruped", "energy"): "+1.93 J on a swing of 597 J, contacts (none without)",
+    ("allegro_left", "energy"): "+0.0155 J on a swing of 0.0155 J: the hand's self-contacts",
+    ("tiago", "energy"): "+8.66 J on a swing of 11.5 J: the hand links' self-contacts",
     # semi-implicit Euler's own first-order energy error on fast, light links (the rise halves
     # with dt: cheetah 0.0122, 0.0065, 0.0032 J at dt = 1e-3, 5e-4, 2.5e-4 s; manipulator
     # without contacts 0.111, 0.050, 0.022 J). The masses are PhysX's (density 1000 times the
@@ -145,13 +141,13 @@ def test_undriven_energy_never_rises(name, request, tmp_path_factory):
     assert result["energy_rise"] <= ENERGY_RTOL * result["energy_spread"]
 
 
-@pytest.mark.parametrize("name", ["a1", "panda", "allegro_left", "mjc_hopper"])
+@pytest.mark.parametrize("name", ["a1", "fr3", "panda", "allegro_left", "mjc_hopper"])
 def test_joint_starting_outside_is_brought_back_without_launching(name, request, tmp_path_factory):
     """A joint that starts past its limit is on it (to 0.5 deg) at the end of the 2 s run, and
     is not launched: the first step puts it on its limit by a position-only correction that
     leaves it no speed (as PhysX, tests/sim/test_start_outside_limits_physx.py), so it moves
     only as gravity and the drives move it, here below 3 rad/s (172 deg/s; measured at most
-    37 deg/s, the hopper's knee)."""
+    72 deg/s, fr3_joint4 under its drive)."""
     _expect(request, name, "outside")
     result = _measured(name, tmp_path_factory)
     assert result.get("outside"), "the robot no longer starts outside a limit"
@@ -162,19 +158,18 @@ def test_joint_starting_outside_is_brought_back_without_launching(name, request,
 
 
 def test_divergence_of_a_real_robot_is_reported_at_once(tmp_path):
-    """tiago's hand diverges at the first step with contacts on: the run stops with a
-    SimulationError naming the joint and the time within a few seconds (the issue: 29.7 s)."""
+    """urdf-usd-converter's solo12 diverges at t = 0.065 s with contacts on (its overlapping leg
+    colliders): the run stops with a SimulationError naming the joint and the time within a few
+    seconds (the issue: 29.7 s)."""
     from usdjoints.errors import SimulationError
     from usdjoints.model.build import load_model
     from usdjoints.sim import api
 
-    stage = sim_robots.BY_NAME["tiago"].stage(tmp_path)
-    if stage is None:
-        pytest.skip("example-robot-data is not installed")
+    stage = sim_robots.BY_NAME["uuc_solo12"].stage(tmp_path)
     model = load_model(str(stage))
     api.simulate(model, 0.0, sim_robots.DT)  # kernels loaded
     started = time.perf_counter()
-    with pytest.raises(SimulationError, match=r"joint '/tiago/joints/hand_\w+' diverged at t = 0\.00\d s"):
+    with pytest.raises(SimulationError, match=r"joint '/solo/Physics/\w+' diverged at t = 0\.0\d+ s"):
         api.simulate(model, sim_robots.DURATION, sim_robots.DT)
     assert time.perf_counter() - started < 5.0
 
