@@ -6,7 +6,9 @@ Euler step: with K, D the diagonal stiffness and damping of the passive and driv
 which linearises the forces at the end of the step (as MuJoCo's implicit damping), so gains far
 beyond the explicit bound stay stable. RK4 treats every force explicitly. Couplings and loop
 closures are projected out of each step (constraints.py); contact impulses follow the Euler
-velocity update (contact.py).
+velocity update (contact.py). The limit impulses (limits.py) act after the loop projection, in
+its constrained metric, and again after the contact impulses, so the velocity a step integrates
+keeps every hard limit; their position-only correction follows the position update.
 """
 from __future__ import annotations
 
