@@ -133,6 +133,26 @@ def test_joint_outside_its_limit_comes_back_without_launching():
     assert abs(trajectory.q[-1, 0] + 0.9) < 1e-9
 
 
+def test_free_base_joint_outside_its_limit_keeps_the_centre_of_mass():
+    """A free base whose arm starts 1 rad past its limit, no gravity: the first step puts the arm
+    on its limit, and the robot's centre of mass does not move (no external force: momentum
+    conservation), although a one-step correction this large moves it at second order unless
+    the base is moved back (sim/kernels/limits.py keep_centres_of_mass)."""
+    b = ModelBuilder(gravity=(0, 0, 0))
+    b.add_body("/robot/base", joint_type="free", mass=2.0, inertia=np.eye(3) * 0.02)
+    b.add_body("/robot/arm", parent="/robot/base", joint_type="revolute", joint_name="/robot/joint",
+               axis=(0, 1, 0), p_parent_joint=(0.1, 0, 0), mass=0.5, com=(0.2, 0, 0),
+               inertia=np.eye(3) * 1e-3, lower=-0.2, upper=0.2)
+    model = b.build(q_initial=np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.2]))
+    trajectory = api.simulate(model, 0.05, DT)
+    assert abs(trajectory.q[1, 7] - 0.2) < 1e-9
+    assert float(np.max(np.abs(trajectory.qd))) < 1e-9
+    c0 = centre_of_mass(model, trajectory.q[0])
+    drift = max(float(np.linalg.norm(centre_of_mass(model, q) - c0)) for q in trajectory.q)
+    print(f"\nCOM moved {drift:.2e} m; the base moved {np.linalg.norm(trajectory.q[-1, :3]):.3e} m")
+    assert drift < 1e-12
+
+
 def _spinning_arm(velocity_limit: float, target: float):
     b = ModelBuilder(gravity=(0, 0, -9.81))
     b.add_body("/robot/base", joint_type="free", mass=2.0, inertia=np.eye(3) * 0.02)
