@@ -318,10 +318,34 @@ def _dof_link(model, dof: int) -> int:
     raise ValueError(dof)
 
 
+def first_feasible(model, trajectory) -> int:
+    """The first recorded state with every joint within its limits (to 1e-9): 0 unless the robot
+    starts outside a limit, which the first step removes (sim/kernels/limits.py, as PhysX)."""
+    for row, q in enumerate(trajectory.q):
+        inside = True
+        for dof in range(model.nv):
+            qi = int(model.dof_q_index[dof])
+            if qi >= 0 and not (model.dof_lower[dof] - 1e-9 <= q[qi] <= model.dof_upper[dof] + 1e-9):
+                inside = False
+                break
+        if inside:
+            return row
+    return len(trajectory.q)
+
+
 def energy_increase(model, trajectory) -> tuple[float, float]:
     """The largest rise of the energy above its lowest value so far [J], and the energy scale
-    (total weight times the spread of link heights plus the starting kinetic energy, or 1 J)."""
-    energies = [energy(model, q, qd) for q, qd in zip(trajectory.q, trajectory.qd)]
+    (the spread of the energy over the run, at least 1e-9 J).
+
+    Both are measured from the first state within every limit: a start outside a limit violates
+    a constraint, and the step that removes the violation (a position-only projection onto the
+    bound in the first step, as PhysX does) changes the potential energy by moving the joint; it
+    is not a force doing work. From that state on, the robot is a conservative system. A robot
+that never gets within its limits is measured from its start."""
+    start = first_feasible(model, trajectory)
+    if start == len(trajectory.q):  # never within its limits: measured from the start
+        start = 0
+    energies = [energy(model, q, qd) for q, qd in zip(trajectory.q[start:], trajectory.qd[start:])]
     low, rise = energies[0], 0.0
     for e in energies:
         rise = max(rise, e - low)

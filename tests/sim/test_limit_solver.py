@@ -57,7 +57,8 @@ def test_active_set_meets_the_kkt_conditions(seed):
     scratch = [np.empty(nv) for _ in range(2)]
     C, A = np.empty((nv, nv)), np.empty((nv, nv))
     ints = [np.empty(nv, dtype=np.int64) for _ in range(3)]
-    _solve_rows(parent, LD, lo, hi, base, v, C, A, scratch[0], scratch[1], *ints)
+    _solve_rows(parent, LD, lo, hi, base, v, C, A, scratch[0], scratch[1], *ints,
+                np.empty((0, nv)), np.empty((0, nv)), np.empty((0, 0)), 0, np.empty(0))
     lam = H @ (v - v0)  # the impulse the solve applied
     value = base + v
     scale = 1e-9 * (1.0 + np.abs(v0).max() + np.abs(base).max())
@@ -69,3 +70,56 @@ def test_active_set_meets_the_kkt_conditions(seed):
     tol = scale * np.abs(H).max() * 10
     assert np.all(lam[~at_lo] <= tol)  # no push up unless on the lower bound
     assert np.all(lam[~at_hi] >= -tol)  # no push down unless on the upper bound
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_active_set_with_loop_rows_meets_the_kkt_conditions(seed):
+    """With equality rows G v = 0 (loop closures, couplings) the solve is
+    min |v' - v|_H s.t. G v' = 0, lo <= v' <= hi. KKT: H (v' - v) = lam + G^T mu with lam on
+    rows at a bound only and signed as above, G v' = 0, v' within its bounds. The bounds are
+    placed around a point that meets G, so the problem is feasible."""
+    from usdjoints.sim.kernels.constraints import factor_constraints
+
+    rng = np.random.default_rng(1000 + seed)
+    nv = int(rng.integers(3, 14))
+    m = int(rng.integers(1, nv // 2 + 1))
+    parent = _tree(rng, nv)
+    H = _tree_spd(rng, parent)
+    LD = H.copy()
+    ltdl_factor(parent, LD)
+    G = rng.normal(size=(m, nv))
+    Hi = np.linalg.inv(H)
+
+    def project(x):
+        return x - Hi @ G.T @ np.linalg.solve(G @ Hi @ G.T, G @ x)
+
+    v0 = project(rng.normal(scale=3.0, size=nv))
+    feasible = project(rng.normal(size=nv))
+    bounded = rng.random(nv) < 0.6
+    lo = np.where(bounded & (rng.random(nv) < 0.8), feasible - rng.uniform(0.0, 1.0, nv), -math.inf)
+    hi = np.where(bounded & (rng.random(nv) < 0.8), feasible + rng.uniform(0.0, 1.0, nv), math.inf)
+    bounded = np.isfinite(lo) | np.isfinite(hi)
+    Y, A_eq = np.empty((m, nv)), np.empty((m, m))
+    factor_constraints(parent, LD, G, m, Y, A_eq)
+    v = v0.copy()
+    scratch = [np.empty(nv) for _ in range(2)]
+    C, A = np.empty((nv, nv)), np.empty((nv, nv))
+    ints = [np.empty(nv, dtype=np.int64) for _ in range(3)]
+    _solve_rows(parent, LD, lo, hi, np.zeros(nv), v, C, A, scratch[0], scratch[1], *ints,
+                G, Y, A_eq, m, np.empty(m))
+    scale = 1e-8 * (1.0 + np.abs(v0).max())
+    assert np.all(np.abs(G @ v) < scale * np.abs(G).max() * nv)  # the loops stay closed
+    assert np.all(v >= lo - scale) and np.all(v <= hi + scale)
+    # the impulse is limit impulses on rows at a bound plus a loop reaction G^T mu
+    at_lo = np.abs(v - lo) < scale
+    at_hi = np.abs(v - hi) < scale
+    active = at_lo | at_hi
+    basis = np.hstack([np.eye(nv)[:, active], G.T])
+    split, *_ = np.linalg.lstsq(basis, H @ (v - v0), rcond=None)
+    assert np.allclose(basis @ split, H @ (v - v0), atol=scale * np.abs(H).max() * 100)
+    if np.linalg.matrix_rank(basis) == basis.shape[1]:  # the split is unique: check its signs
+        lam = np.zeros(nv)
+        lam[active] = split[:int(active.sum())]
+        tol = scale * np.abs(H).max() * 100
+        assert np.all(lam[~at_lo] <= tol)  # no push up unless on the lower bound
+        assert np.all(lam[~at_hi] >= -tol)  # no push down unless on the upper bound

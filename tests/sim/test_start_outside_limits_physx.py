@@ -4,9 +4,9 @@ Oracle: ovphysx 0.7 on the CPU, run on the same stage (a 1 kg arm on a hinge lim
 [-10, 10] deg, starting at 40 deg at rest, no gravity, no body damping, no sleeping).
 
 Measured: PhysX puts the joint on its limit within the first 1 ms step (40 -> 10.00004 deg) and
-keeps almost no speed from the correction (-0.029 deg/s reported after the step). usdjoints
-brings it back at its recovery speed (2 rad/s, sim/kernels/limits.py: 0.115 deg a step), so it is
-on the limit after 262 steps, also without launching it.
+keeps almost no speed from the correction (-0.029 deg/s reported after the step). usdjoints does
+the same (sim/kernels/limits.py: a position-only correction onto the bound in the first step,
+dropped from the velocities): on the limit after one step, at rest.
 """
 from __future__ import annotations
 
@@ -99,16 +99,16 @@ def _ours(stage_path, steps):
 
 
 def test_usdjoints_brings_it_back_without_launching(stage_path):
-    """Monotone return, never past the limit into the range by more than 0.5 deg, never faster
-    than the 2 rad/s recovery bound, on the limit within 0.3 s."""
+    """Monotone return, never past the limit into the range by more than 0.5 deg, no speed kept
+    from the correction (PhysX keeps -0.029 deg/s), on the limit from the first step on."""
     q, qd = _ours(stage_path, 400)
     assert all(b <= a + 1e-9 for a, b in zip(q, q[1:]))
     assert min(q) > UPPER - 0.5
-    assert max(abs(v) for v in qd) <= math.degrees(2.0) + 1e-6
-    assert abs(q[300] - UPPER) < 1e-3
+    assert max(abs(v) for v in qd) < 1.0
+    assert max(abs(v - UPPER) for v in q[1:]) < 1e-3
 
 
-@pytest.mark.xfail(strict=True, reason="usdjoints returns at 2 rad/s (262 steps); PhysX in one step")
 def test_usdjoints_is_on_the_limit_after_one_step_as_physx(stage_path):
-    q, _ = _ours(stage_path, 1)
+    q, qd = _ours(stage_path, 1)
     assert abs(q[1] - UPPER) < 1e-3
+    assert abs(qd[1]) < 1.0

@@ -6,7 +6,9 @@ Euler step: with K, D the diagonal stiffness and damping of the passive and driv
 which linearises the forces at the end of the step (as MuJoCo's implicit damping), so gains far
 beyond the explicit bound stay stable. RK4 treats every force explicitly. Couplings and loop
 closures are projected out of each step (constraints.py); contact impulses follow the Euler
-velocity update (contact.py).
+velocity update (contact.py). The limit impulses (limits.py) act after the loop projection, in
+its constrained metric, and again after the contact impulses, so the velocity a step integrates
+keeps every hard limit; their position-only correction follows the position update.
 """
 from __future__ import annotations
 
@@ -28,7 +30,9 @@ from .crba import ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_transforms_inline, link_world_poses
 from .jcalc import FREE, PRISMATIC, SPHERICAL, primitive_nq, primitive_nv, quat_multiply_exp, quat_rotate
 from .layout import LINK_Q_START, LINK_TYPE, LINK_V_START
-from .limits import limit_impulses, transport_velocity
+from .limits import (
+    has_free_root, keep_centres_of_mass, limit_impulses, transport_velocity, tree_centres_of_mass,
+)
 from .passive import passive_forces, passive_forces_inline
 from .world_dynamics import allocate_world_workspace, bias_and_mass, bias_and_mass_inline
 
@@ -177,6 +181,26 @@ def failing_dof(link_table, q, qd, settings):
 
 
 @njit(cache=True, fastmath=FMA)
+def _limit_correction(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, I6, free, bias, h,
+                      E, r, R3, p3, Rw, pw, root_of, com, R, q, qd):
+    """Move q by the limits' position-only bias (limits.py) and carry the free and spherical
+    velocities along its rotation; with a free base, then translate each free root back so its
+    tree's centre of mass is where it was (the bias keeps it to first order only). E, r, R3,
+    p3, Rw, pw are the step's FK scratch; root_of int64 [nlink], com [2, nlink, 4], R [3, 3]."""
+    if free:
+        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
+        link_world_poses(link_table, E, r, Rw, pw)
+        tree_centres_of_mass(link_table, I6, Rw, pw, root_of, com[0])
+    integrate_configuration(link_table, q, bias, h, q)
+    transport_velocity(link_table, bias, h, R, qd)
+    if free:
+        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
+        link_world_poses(link_table, E, r, Rw, pw)
+        tree_centres_of_mass(link_table, I6, Rw, pw, root_of, com[1])
+        keep_centres_of_mass(link_table, R_pj, com[0], com[1], q)
+
+
+@njit(cache=True, fastmath=FMA)
 def enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, dof_parent, dof_table,
                         coupling_dof, coupling_coeff, coupling_offset, loop_type, loop_link, loop_R,
                         loop_p, loop_axis, q, v, LD, E, r, R3, p3, Rw, pw, G, c, Y, A, lam, dq):
@@ -286,6 +310,9 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
         lim_A = np.empty((nv, nv))
         lim_bias = np.empty(nv)
         lim_R = np.empty((3, 3))
+        lim_free = has_free_root(link_table)
+        lim_root_of = np.empty(nlink, dtype=np.int64)
+        lim_com = np.empty((2, nlink, 4))
     for e in range(env_begin, env_end):
         q_traj = q_traj_out[e]
         qd_traj = qd_traj_out[e]
@@ -326,9 +353,6 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                 for k in range(nv):
                     v_start[k] = qd[k]
                     qd[k] += dt * qdd[k]
-                if limits is not None:
-                    biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
-                                            lim_iwork, lim_C, lim_A, qd, lim_bias)
                 m = 0
                 if rows > 0 or contacts > 0:
                     link_world_poses(link_table, E, r, Rw, pw)
@@ -338,6 +362,9 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                                         loop_axis, q, Rw, pw, G, c)
                     factor_constraints(dof_parent, M, G, m, Y, A)
                     project_out(G, Y, A, m, qd, lam)
+                if limits is not None:  # in the loops' constrained metric: they stay closed
+                    biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
+                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam)
                 if contact is not None:
                     collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
                     n_contacts = detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs,
@@ -348,11 +375,18 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                                        col_link, col_friction, col_restitution, pairs, n_contacts,
                                        pair_of, points, normals, depths, v_start, dt, settings, J,
                                        PJ, W, lam_c, target, qd)
+                        if limits is not None:
+                            # the contact impulses know nothing of the limits: the limits have
+                            # the last word on the velocity the step integrates
+                            biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt,
+                                                    lim_work, lim_iwork, lim_C, lim_A, qd,
+                                                    lim_bias, G, Y, A, m, lam)
                 integrate_configuration(link_table, q, qd, dt, q)
                 if limits is not None:
                     if biased:  # the position-only return of joints outside their limits
-                        integrate_configuration(link_table, q, lim_bias, dt, q)
-                        transport_velocity(link_table, lim_bias, dt, lim_R, qd)
+                        _limit_correction(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, I6,
+                                          lim_free, lim_bias, dt, E, r, R3, p3, Rw, pw,
+                                          lim_root_of, lim_com, lim_R, q, qd)
             else:
                 for stage in range(4):
                     h = 0.0 if stage == 0 else (0.5 * dt if stage < 3 else dt)
@@ -384,11 +418,19 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                                       dof_parent, dof_table, armature, gravity, q, qd, 0.0, E, r,
                                       R3, p3, wR, wp, ws, wvaf, wI, M, vecs, qdd)
                 if limits is not None:
+                    m = 0
+                    if constraints is not None:
+                        link_world_poses(link_table, E, r, Rw, pw)
+                        m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff,
+                                            coupling_offset, loop_type, loop_link, loop_R, loop_p,
+                                            loop_axis, q, Rw, pw, G, c)
+                        factor_constraints(dof_parent, M, G, m, Y, A)
                     biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
-                                            lim_iwork, lim_C, lim_A, qd, lim_bias)
+                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam)
                     if biased:
-                        integrate_configuration(link_table, q, lim_bias, dt, q)
-                        transport_velocity(link_table, lim_bias, dt, lim_R, qd)
+                        _limit_correction(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, I6,
+                                          lim_free, lim_bias, dt, E, r, R3, p3, Rw, pw,
+                                          lim_root_of, lim_com, lim_R, q, qd)
                 if contact is not None:
                     # contact as an impulse on the finished step: the next step moves q with it
                     link_world_poses(link_table, E, r, Rw, pw)

@@ -8,11 +8,15 @@ velocity must lie in:
   limit stops on it); a joint already outside may not go deeper, v_k >= 0;
 * a velocity limit: -v_max <= v_k <= v_max.
 
-A joint outside its limit is moved back by a second, position-only set of impulses (split
+A joint outside its limit is put back on it by a second, position-only set of impulses (split
 impulses, as PhysX keeps its position correction out of the velocities): a bias velocity b with
-v_k + b_k >= RECOVERY_RATE of the depth per step (at most RECOVERY_SPEED) moves the positions
-this step and is then dropped, so a joint that starts outside is returned without being
-launched: it stops on the bound.
+v_k + b_k = (bound - x) / h moves the positions onto the bound this step and is then dropped, so
+a joint that starts outside is on its limit after the first step without being launched. That is
+what PhysX does (measured with ovphysx, tests/sim/test_start_outside_limits_physx.py: a hinge
+starting 30 deg past its limit is on it after one 1 ms step, -0.029 deg/s left). The bias acts
+through H^-1 like the impulses, so to first order it moves no free base's centre of mass; the
+second-order rest of a large correction (a1's calves start 0.4 rad out) is removed by moving each
+free base so that its tree's centre of mass is where it was (keep_centres_of_mass).
 
 The impulses are joint-space generalised impulses lambda_k e_k applied through the step's
 inverse inertia (the factor of M + h D + h^2 K the step solved with): v' = v + H^-1 lambda.
@@ -28,15 +32,13 @@ import math
 from numba import njit
 
 from . import FMA
+from .constraints import project_out
 from .jcalc import FREE, PRISMATIC, REVOLUTE, SPHERICAL
 from .layout import (
-    DOF_LIMIT_STIFFNESS, DOF_LOWER, DOF_Q_INDEX, DOF_UPPER, DOF_VELOCITY_LIMIT, LINK_TYPE,
-    LINK_V_START,
+    DOF_LIMIT_STIFFNESS, DOF_LOWER, DOF_Q_INDEX, DOF_UPPER, DOF_VELOCITY_LIMIT, LINK_PARENT,
+    LINK_Q_START, LINK_TYPE, LINK_V_START,
 )
 
-RECOVERY_RATE = 0.2  # of a limit violation removed per step
-RECOVERY_SPEED_ANGULAR = 2.0  # [rad/s], the fastest return from outside a limit
-RECOVERY_SPEED_LINEAR = 0.2  # [m/s]
 # the active-set solve changes one row per pass: a pass cap far above what a robot's few active
 # rows need (a cap that is reached still leaves internal, momentum-keeping impulses)
 PASSES_PER_ROW = 3
@@ -56,7 +58,8 @@ def _violation(value, lo, hi):
 
 
 @njit(cache=True, fastmath=FMA)
-def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, side):
+def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, side, G, Y, A_eq,
+                m_eq, lam_eq):
     """Impulses lam making base + v lie in [lo, hi] per dof, added to v through H^-1: the exact
     solution of the box-constrained problem min |v' - v|_H s.t. lo <= base + v' <= hi, by an
     active set on the joint-space Delassus matrix W = H^-1 (rows with a finite bound only).
@@ -66,7 +69,13 @@ def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, 
     way (a lower bound pulling down) leaves the set, else the row the trial velocity puts
     furthest outside its bound joins it; the solve ends when neither happens. Columns of H^-1
     are formed only for rows that join (C[slot] = H^-1 e_k by crba.ltdl_solve's operations).
-    lo, hi, base, v, lam, rhs [nv]; C, A [nv, nv]; slot_of, rows, side int64 [nv] scratch."""
+
+    With m_eq equality rows (couplings and loop closures, G v = 0; Y, A_eq from
+    constraints.factor_constraints) the metric is the constrained one: each column is projected
+    onto G x = 0 (W = P H^-1 with P the H-metric projection), so the impulses keep the loops
+    closed and a loop cannot carry a limited joint past its bound after the limits are solved.
+    lo, hi, base, v, lam, rhs [nv]; C, A [nv, nv]; slot_of, rows, side int64 [nv] scratch;
+    lam_eq [m_eq] scratch."""
     nv = v.shape[0]
     n_act = 0
     n_cols = 0
@@ -83,7 +92,7 @@ def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, 
         return
     for a in range(n_act):
         slot_of[rows[a]] = n_cols
-        _column(dof_parent, LD, rows[a], C[n_cols])
+        _column(dof_parent, LD, rows[a], C[n_cols], G, Y, A_eq, m_eq, lam_eq)
         n_cols += 1
     for _ in range(PASSES_PER_ROW * nv + PASS_SLACK):
         # W_AA lam_A = bound - value, W_AA[a, b] = (H^-1)[rows[a], rows[b]]
@@ -136,7 +145,7 @@ def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, 
             break
         if slot_of[join] < 0:
             slot_of[join] = n_cols
-            _column(dof_parent, LD, join, C[n_cols])
+            _column(dof_parent, LD, join, C[n_cols], G, Y, A_eq, m_eq, lam_eq)
             n_cols += 1
         rows[n_act] = join
         side[n_act] = -1 if join_gap > 0.0 else 1
@@ -148,9 +157,9 @@ def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, 
 
 
 @njit(cache=True, fastmath=FMA)
-def _column(dof_parent, LD, k, x):
+def _column(dof_parent, LD, k, x, G, Y, A_eq, m_eq, lam_eq):
     """x <- H^-1 e_k from the factor crba.ltdl_factor left in LD (its ltdl_solve, with the
-    zeros of e_k below k skipped)."""
+    zeros of e_k below k skipped), projected onto the m_eq equality rows G x = 0."""
     nv = LD.shape[0]
     for d in range(nv):
         x[d] = 0.0
@@ -168,6 +177,8 @@ def _column(dof_parent, LD, k, x):
         while j >= 0:
             x[i] -= LD[i, j] * x[j]
             j = dof_parent[j]
+    if m_eq > 0:
+        project_out(G, Y, A_eq, m_eq, x, lam_eq)
 
 
 @njit(cache=True, fastmath=FMA)
@@ -204,11 +215,13 @@ def _cholesky_solve(A, n, b):
 
 
 @njit(cache=True, fastmath=FMA)
-def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, A, v, bias):
+def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, A, v, bias,
+                   G, Y, A_eq, m_eq, lam_eq):
     """Apply the limit impulses to v [nv] in place and write the position-only bias velocity
     [nv] (see the module docstring); returns True when the bias is not zero. LD holds the
     factor of the step's inertia; work [6, nv], iwork int64 [3, nv], C and A [nv, nv] are
-    scratch.
+    scratch. G, Y, A_eq: the step's m_eq equality rows as constraints.factor_constraints left
+    them (v is expected to meet them already); both solves keep them (see _solve_rows).
 
     Most steps of most robots have no bound active: the bounds are checked first, and the
     active-set solve (and its columns of H^-1) runs only when some velocity is outside them."""
@@ -231,7 +244,6 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
         qi = int(dof_table[k, DOF_Q_INDEX])
         if qi < 0 or dof_table[k, DOF_LIMIT_STIFFNESS] != 0.0:
             continue  # a soft limit (spring) is a passive force instead
-        recovery = RECOVERY_SPEED_LINEAR if kind == PRISMATIC else RECOVERY_SPEED_ANGULAR
         x = q[qi]
         lower = dof_table[k, DOF_LOWER]
         upper = dof_table[k, DOF_UPPER]
@@ -240,14 +252,14 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
                 lo[k] = max(lo[k], (lower - x) / h)
             else:
                 lo[k] = max(lo[k], 0.0)
-                lo_b[k] = min(RECOVERY_RATE * (lower - x) / h, recovery)
+                lo_b[k] = (lower - x) / h
                 outside = True
         if upper < math.inf:
             if x <= upper:
                 hi[k] = min(hi[k], (upper - x) / h)
             else:
                 hi[k] = min(hi[k], 0.0)
-                hi_b[k] = max(RECOVERY_RATE * (upper - x) / h, -recovery)
+                hi_b[k] = (upper - x) / h
                 outside = True
         if lo[k] > hi[k]:  # a limit tighter than the velocity bound: the position wins
             if x >= upper:
@@ -264,9 +276,11 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
                 break
     if not active:  # the solve would leave every impulse at zero
         return False
-    _solve_rows(dof_parent, LD, lo, hi, bias, v, C, A, rhs, lam, slot_of, rows, side)  # bias is 0
+    _solve_rows(dof_parent, LD, lo, hi, bias, v, C, A, rhs, lam, slot_of, rows, side,
+                G, Y, A_eq, m_eq, lam_eq)  # bias is 0
     if outside:
-        _solve_rows(dof_parent, LD, lo_b, hi_b, v, bias, C, A, rhs, lam, slot_of, rows, side)
+        _solve_rows(dof_parent, LD, lo_b, hi_b, v, bias, C, A, rhs, lam, slot_of, rows, side,
+                    G, Y, A_eq, m_eq, lam_eq)
     return outside
 
 
@@ -303,3 +317,54 @@ def transport_velocity(link_table, bias, h, R, v):
         if kind == FREE:
             _rotate_back(R, v, v0)
         _rotate_back(R, v, w0)
+
+
+@njit(cache=True, fastmath=FMA)
+def has_free_root(link_table):
+    """True when some tree of the model is rooted on a free joint."""
+    for i in range(link_table.shape[0]):
+        if link_table[i, LINK_PARENT] < 0 and link_table[i, LINK_TYPE] == FREE:
+            return True
+    return False
+
+
+@njit(cache=True, fastmath=FMA)
+def tree_centres_of_mass(link_table, I6, Rw, pw, root_of, out):
+    """Per tree, the mass-weighted sum of its links' world centres of mass and its mass:
+    out[root] = (sum m c [kg m], sum m [kg]) on each root link's row, zeros elsewhere. Rw, pw
+    are fk.link_world_poses' output; I6 the spatial inertias at the link origins (m c read from
+    their off-diagonal block); root_of int64 [nlink] is scratch."""
+    for i in range(link_table.shape[0]):
+        for a in range(4):
+            out[i, a] = 0.0
+        parent = link_table[i, LINK_PARENT]
+        root = i if parent < 0 else root_of[parent]
+        root_of[i] = root
+        m = I6[i, 3, 3]
+        if m == 0.0:
+            continue
+        # I6[:3, 3:] = m [c]x: m c = (I6[2, 4], I6[0, 5], I6[1, 3]) in link axes
+        mc0, mc1, mc2 = I6[i, 2, 4], I6[i, 0, 5], I6[i, 1, 3]
+        for a in range(3):
+            out[root, a] += m * pw[i, a] + Rw[i, a, 0] * mc0 + Rw[i, a, 1] * mc1 + Rw[i, a, 2] * mc2
+        out[root, 3] += m
+
+
+@njit(cache=True, fastmath=FMA)
+def keep_centres_of_mass(link_table, R_pj, before, after, q):
+    """Translate every free root so that its tree's centre of mass is back where `before`
+    (tree_centres_of_mass before the position-only correction) had it; `after` is the same
+    sum after the correction. A free root's origin moves by R_pj times its position
+    coordinates' change, the whole tree with it."""
+    for i in range(link_table.shape[0]):
+        if link_table[i, LINK_PARENT] >= 0 or link_table[i, LINK_TYPE] != FREE:
+            continue
+        m = before[i, 3]
+        if not m > 0.0:
+            continue
+        d0 = (before[i, 0] - after[i, 0]) / m
+        d1 = (before[i, 1] - after[i, 1]) / m
+        d2 = (before[i, 2] - after[i, 2]) / m
+        q0 = link_table[i, LINK_Q_START]
+        for a in range(3):  # R_pj^T d
+            q[q0 + a] += R_pj[i, 0, a] * d0 + R_pj[i, 1, a] * d1 + R_pj[i, 2, a] * d2
