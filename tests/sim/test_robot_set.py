@@ -32,30 +32,31 @@ ENERGY_RTOL = 1e-3        # of the run's energy swing
 
 # Measured on this branch (tests/sim/sim_robots.py as a script prints the numbers).
 KNOWN = {
-    # self-collision between links of 1 g and 1e-6 kg m^2 (the URDF's placeholder inertias),
-    # two joints starting outside their limits; runs 2 s without contacts
-    ("fr3", "runs"): "diverges at t = 0.005 s (fr3_joint3) with contacts on; fine with --no-contact",
-    ("tiago", "runs"): "diverges at t = 0.001 s (hand_middle_flex_1_joint): hand links' self-collision; "
-                       "fine with --no-contact",
-    ("uuc_solo12", "runs"): "diverges at t = 0.065 s (HL_HAA): urdf-usd-converter's overlapping leg "
-                            "colliders; fine with --no-contact",
-    # contacts are not energy-neutral: penetration is removed by a velocity (the contact time
-    # constant and up to PhysX's 3 m/s depenetration speed), which adds energy at impacts
-    ("mimic_pendulums", "energy"): "+0.070 J on a swing of 0.070 J: the pendulums' contacts",
-    ("mjc_humanoid", "energy"): "+2.2 J on a swing of 280 J at the ground impact",
-    # measured once the model read its colliders and masses from the StageDescription (colliders
-    # under instances now count); the source of the rise is not yet found
-    ("mjc_cheetah", "energy"): "+0.0122 J on a swing of 6.24 J",
-    ("mjc_quadruped", "energy"): "+2.12 J on a swing of 596 J",
-    ("mjc_manipulator", "energy"): "+0.041 J on a swing of 2.19 J",
+    # undriven, the legs fold under the body while the feet rest on the floor (depth < 1 um; the
+    # contact impulses do no positive work on the velocity they leave, by construction): the
+    # energy rises as the body sinks, 0.07 J a step at 0.76 s; 0.26 J with friction 0; no rise
+    # with contact=False. The source is not found (the 4 hip loop closures carry the load then).
+    ("mjc_quadruped", "energy"): "+3.47 J on a swing of 526 J while the legs fold, feet on the floor",
+    # the pendulums' plates and poles rest on the ground plane (depth < 1 um) while the pendulums
+    # swing: +3e-4 J a step at 0.39 s; no rise with contact=False (everything falls through)
+    ("mimic_pendulums", "energy"): "+0.070 J on a swing of 0.070 J: the pendulums swing on their resting bases",
+    # base_link and the four upper legs start 9.4 mm deep in each other (urdf-usd-converter's
+    # hulls) and are pushed apart; with contact=False the rise is 4.7e-4 J
+    ("uuc_solo12", "energy"): "+1.12 J on a swing of 1.12 J: base_link and the upper legs start 9.4 mm deep",
+    # tiago runs 2 s with contacts (it diverged at 0.001 s): its fingers start up to 5.6 cm
+    # inside hand_safety_box and are pushed out; with contact=False the limits hold to 3e-9 deg
+    # and the energy does not rise
+    ("tiago", "limits"): "hand_index_virtual_2_joint 995 deg past its limit: fingers pushed out of "
+                         "hand_safety_box, where they start 5.6 cm deep",
+    ("tiago", "energy"): "+25.3 J on a swing of 25.3 J: fingers pushed out of hand_safety_box",
+    # joints 4 and 6 start 25.6 and 48.8 deg outside their limits and are brought back (with
+    # contact=False: +9.8e-4 J on a swing of 0.036 J)
+    ("fr3", "energy"): "+2.6e-3 J on a swing of 8.9e-3 J: joints 4 and 6 start outside their limits",
+    ("mjc_manipulator", "energy"): "+0.050 J on a swing of 2.26 J",
     # a joint that starts outside its limits is brought back, which does work on the robot
     ("panda", "energy"): "+0.28 J: panda_joint4 starts 4 deg past its upper limit",
-    ("allegro_left", "energy"): "+0.037 J: joint_12 starts 15.1 deg past its limit (and is launched, see below)",
+    ("allegro_left", "energy"): "+4.9e-4 J on a swing of 4.9e-4 J: joint_12 starts 15.1 deg past its limit",
     ("mjc_hopper", "energy"): "+9.5e-3 J on 0.26 J: the knee starts 5 deg past its limit",
-    ("allegro_left", "outside"): "joint_12 starts 15.1 deg past its limit and ends 18.2 deg past, "
-                                 "moving at up to 478 deg/s (contacts on)",
-    # a fixed-base planar gripper whose fingertip hinge is driven against its limit by contact
-    ("mjc_manipulator", "limits"): "fingertip 1.14 deg past its limit",
 }
 
 _CACHE: dict[str, dict] = {}
@@ -151,8 +152,15 @@ def test_joint_starting_outside_is_brought_back_without_launching(name, request,
 
 
 def test_divergence_of_a_real_robot_is_reported_at_once(tmp_path):
-    """tiago's hand diverges at the first step with contacts on: the run stops with a
+    """A real robot with slow steps (tiago: 48 dofs, 1800 collision pairs) made to diverge: its
+    right wheel (a leaf on the fixed base, no position limit) turning at 1 rad/s gets a negative
+    damping and loses its velocity limit. Closed form: the damping is implicit, and the wheel's
+    pivot in the factor of H = M + dt (d_drive + d) is its own diagonal; with
+    dt d = -(0.9 M_kk + dt d_drive) that pivot is 0.1 M_kk, so each step multiplies the wheel's
+    speed by 10 and it passes the 1000 rad/s floor within 4 steps. The run stops with a
     SimulationError naming the joint and the time within a few seconds (the issue: 29.7 s)."""
+    import dataclasses
+
     from usdjoints.errors import SimulationError
     from usdjoints.model.build import load_model
     from usdjoints.sim import api
@@ -161,10 +169,23 @@ def test_divergence_of_a_real_robot_is_reported_at_once(tmp_path):
     if stage is None:
         pytest.skip("example-robot-data is not installed")
     model = load_model(str(stage))
-    api.simulate(model, 0.0, sim_robots.DT)  # kernels loaded
+    wheel = "/tiago/joints/wheel_right_joint"
+    dof = next(d for d in range(model.nv) if model.joint_names[int(model.dof_joint[d])] == wheel)
+    link = sim_robots._dof_link(model, dof)
+    assert not any(int(p) == link for p in model.link_parent)  # a leaf
+    assert not np.isfinite(model.dof_lower[dof]) and not np.isfinite(model.dof_upper[dof])
+    damping = np.array(model.dof_damping, dtype=float)
+    mass = api.mass_matrix(model, model.q_initial)[dof, dof]
+    damping[dof] = -(0.9 * mass / sim_robots.DT + float(model.dof_drive_damping[dof]))
+    velocity_limit = np.array(model.dof_velocity_limit, dtype=float)
+    velocity_limit[dof] = np.inf
+    qd0 = np.array(model.qd_initial, dtype=float)
+    qd0[dof] = 1.0
+    unstable = dataclasses.replace(model, dof_damping=damping, dof_velocity_limit=velocity_limit, qd_initial=qd0)
+    api.simulate(unstable, 0.0, sim_robots.DT)  # kernels loaded
     started = time.perf_counter()
-    with pytest.raises(SimulationError, match=r"joint '/tiago/joints/hand_\w+' diverged at t = 0\.00\d s"):
-        api.simulate(model, sim_robots.DURATION, sim_robots.DT)
+    with pytest.raises(SimulationError, match=rf"joint '{wheel}' diverged at t = 0\.00[1-4] s"):
+        api.simulate(unstable, sim_robots.DURATION, sim_robots.DT)
     assert time.perf_counter() - started < 5.0
 
 
