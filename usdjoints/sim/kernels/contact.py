@@ -512,6 +512,13 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_c, target,
             n_j += 1
         if not added:
             break
+    if n_j > 0:
+        # the limits have the last word: where the sweeps left a contact (one the limit leaves
+        # no way to satisfy, a light finger pushed against its stop) and a joint row in
+        # conflict, the joint rows alone are swept once more, so the step never carries a
+        # joint past its bound and the contact gives way instead
+        _sweeps(J, PJ, diag, w12, 0, target, reg, mu, floor, friction, n_j, dof_of, PJl, diag_j,
+                lo, hi, jbase, floor_j, iterations, w, lam, lam_j)
     if not safeguard:
         return
     # the work on the end velocity at scale s is s a + s^2 b with dw = w - w0 = sum PJ lam:
