@@ -26,11 +26,13 @@ inertia of the step, projected onto the equality constraints (contacts never bre
   solve is strictly convex and its impulses bounded for any link mass;
 * joint rows join the solve for every dof the contact impulses would carry past its limit or
   velocity bound (limits.py's interval of the step), so a contact pressing a limited joint is
-  held by the limit in the same solve.
+  held by the limit in the same solve; the joint rows are swept last, so where the two cannot
+  both hold the contact gives way.
 
 Impulses only push (lambda_n >= 0) towards targets <= 0, friction only opposes sliding and the
-limits only stop, so the converged solve removes kinetic energy; a final scaling of all
-impulses by one factor in [0, 1] keeps that true of the iterate the sweeps stopped at.
+limits only stop, so the converged impulses do no positive work on the velocity they leave, and
+the semi-implicit Euler step then cannot gain energy from them (see _solve); a final scaling of
+all impulses by one factor in [0, 1] keeps that true of the iterate the sweeps stopped at.
 Overlaps are removed by split impulses: a second solve of the normal (and joint) rows gives a
 velocity that moves only this step's positions, at depth / time constant (at most PhysX's
 default maxDepenetrationVelocity, 3 m/s), and is then dropped, so pushing an overlap apart adds
