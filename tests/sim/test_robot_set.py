@@ -35,32 +35,32 @@ ENERGY_RTOL = 1e-3        # of the run's energy swing
 
 # Measured on this branch (tests/sim/sim_robots.py as a script prints the numbers).
 KNOWN = {
-    ("uuc_solo12", "runs"): "diverges at t = 0.065 s (HL_HAA): urdf-usd-converter's overlapping leg "
-                            "colliders; fine with --no-contact",
-    # contacts are not energy-neutral: penetration is removed by a velocity (the contact time
-    # constant and up to PhysX's 3 m/s depenetration speed), which adds energy at impacts.
-    # With load_model(contact=False) none of these rises: mimic_pendulums' energy only falls
-    # (the rise is contact-only, not the mimic constraint), mjc_quadruped 0 J, allegro_left and
-    # tiago 0 J from their first state within their limits
-    ("mimic_pendulums", "energy"): "+0.070 J on a swing of 0.070 J: the pendulums' contacts",
-    ("mjc_humanoid", "energy"): "+0.50 J on a swing of 95 J at the ground impact",
-    ("mjc_quadruped", "energy"): "+1.93 J on a swing of 597 J, contacts (none without)",
-    ("allegro_left", "energy"): "+0.0155 J on a swing of 0.0155 J: the hand's self-contacts",
-    ("tiago", "energy"): "+8.66 J on a swing of 11.5 J: the hand links' self-contacts",
-    # semi-implicit Euler's own first-order energy error on fast, light links (the rise halves
-    # with dt: cheetah 0.0122, 0.0065, 0.0032 J at dt = 1e-3, 5e-4, 2.5e-4 s; manipulator
-    # without contacts 0.111, 0.050, 0.022 J). The masses are PhysX's (density 1000 times the
-    # capsules' volumes, cheetah's torso 9.46 kg); before the model read them from the
-    # StageDescription each body also counted its child bodies' colliders (torso 21.2 kg), so
-    # the links were heavier and slower and the same error stayed under the bound
-    ("mjc_cheetah", "energy"): "+0.0123 J on a swing of 6.24 J (ffoot at 17 rad/s); "
-                               "+0.0032 J on 8.1 J without contacts",
-    ("mjc_manipulator", "energy"): "+0.039 J on a swing of 2.20 J; arm at 15-27 rad/s, fingertips "
-                                   "of 1.5e-7 kg m^2",
-    # contacts push a joint that starts outside its limits once it is back on its limit
-    ("allegro_left", "outside"): "joint_12 starts 15.1 deg past its limit and is on it after "
-                                 "the first step (at rest with --no-contact); the thumb's "
-                                 "self-contacts then move it at up to 250 deg/s",
+    # undriven, the legs fold under the body while the feet rest on the floor (depth < 1 um; the
+    # contact impulses do no positive work on the velocity they leave, by construction): the
+    # energy rises as the body sinks, 0.07 J a step at 0.76 s; 0.26 J with friction 0; no rise
+    # with contact=False. The source is not found (the 4 hip loop closures carry the load then).
+    ("mjc_quadruped", "energy"): "+3.47 J on a swing of 526 J while the legs fold, feet on the floor",
+    # the pendulums' plates and poles rest on the ground plane (depth < 1 um) while the pendulums
+    # swing: +3e-4 J a step at 0.39 s; no rise with contact=False (everything falls through)
+    ("mimic_pendulums", "energy"): "+0.070 J on a swing of 0.070 J: the pendulums swing on their resting bases",
+    # base_link and the four upper legs start 9.4 mm deep in each other (urdf-usd-converter's
+    # hulls) and are pushed apart; with contact=False the rise is 4.7e-4 J
+    ("uuc_solo12", "energy"): "+1.12 J on a swing of 1.12 J: base_link and the upper legs start 9.4 mm deep",
+    # tiago runs 2 s with contacts (it diverged at 0.001 s), its limits held to 3e-5 deg: its
+    # fingers start up to 5.6 cm inside hand_safety_box and are pushed out against their stops;
+    # with contact=False the energy does not rise
+    ("tiago", "energy"): "+0.065 J on a swing of 20.2 J: fingers pushed out of hand_safety_box",
+    # joints 4 and 6 start 25.6 and 48.8 deg outside their limits and are brought back (with
+    # contact=False: +9.8e-4 J on a swing of 0.036 J)
+    ("fr3", "energy"): "+2.6e-3 J on a swing of 8.9e-3 J: joints 4 and 6 start outside their limits",
+    ("mjc_manipulator", "energy"): "+0.050 J on a swing of 2.26 J",
+    # a joint that starts outside its limits is brought back, which does work on the robot
+    ("panda", "energy"): "+0.28 J: panda_joint4 starts 4 deg past its upper limit",
+    ("allegro_left", "energy"): "+4.9e-4 J on a swing of 4.9e-4 J: joint_12 starts 15.1 deg past its limit",
+    ("mjc_hopper", "energy"): "+0.017 J on 0.24 J: the knee starts 5 deg past its limit",
+    # at rest on the floor from the start (a swing of 3e-7 J, 1e-9 J per kg and metre of
+    # height): passed with the soft contact of before; the nanojoule source is not measured
+    ("mjc_walker", "energy"): "+1.4e-7 J on a swing of 3.0e-7 J, resting on the floor",
 }
 
 _CACHE: dict[str, dict] = {}
@@ -158,19 +158,40 @@ def test_joint_starting_outside_is_brought_back_without_launching(name, request,
 
 
 def test_divergence_of_a_real_robot_is_reported_at_once(tmp_path):
-    """urdf-usd-converter's solo12 diverges at t = 0.065 s with contacts on (its overlapping leg
-    colliders): the run stops with a SimulationError naming the joint and the time within a few
-    seconds (the issue: 29.7 s)."""
+    """A real robot with slow steps (tiago: 48 dofs, 1800 collision pairs) made to diverge: its
+    right wheel (a leaf on the fixed base, no position limit) turning at 1 rad/s gets a negative
+    damping and loses its velocity limit. Closed form: the damping is implicit, and the wheel's
+    pivot in the factor of H = M + dt (d_drive + d) is its own diagonal; with
+    dt d = -(0.9 M_kk + dt d_drive) that pivot is 0.1 M_kk, so each step multiplies the wheel's
+    speed by 10 and it passes the 1000 rad/s floor within 4 steps. The run stops with a
+    SimulationError naming the joint and the time within a few seconds (the issue: 29.7 s)."""
+    import dataclasses
+
     from usdjoints.errors import SimulationError
     from usdjoints.model.build import load_model
     from usdjoints.sim import api
 
-    stage = sim_robots.BY_NAME["uuc_solo12"].stage(tmp_path)
+    stage = sim_robots.BY_NAME["tiago"].stage(tmp_path)
+    if stage is None:
+        pytest.skip("example-robot-data is not installed")
     model = load_model(str(stage))
-    api.simulate(model, 0.0, sim_robots.DT)  # kernels loaded
+    wheel = "/tiago/joints/wheel_right_joint"
+    dof = next(d for d in range(model.nv) if model.joint_names[int(model.dof_joint[d])] == wheel)
+    link = sim_robots._dof_link(model, dof)
+    assert not any(int(p) == link for p in model.link_parent)  # a leaf
+    assert not np.isfinite(model.dof_lower[dof]) and not np.isfinite(model.dof_upper[dof])
+    damping = np.array(model.dof_damping, dtype=float)
+    mass = api.mass_matrix(model, model.q_initial)[dof, dof]
+    damping[dof] = -(0.9 * mass / sim_robots.DT + float(model.dof_drive_damping[dof]))
+    velocity_limit = np.array(model.dof_velocity_limit, dtype=float)
+    velocity_limit[dof] = np.inf
+    qd0 = np.array(model.qd_initial, dtype=float)
+    qd0[dof] = 1.0
+    unstable = dataclasses.replace(model, dof_damping=damping, dof_velocity_limit=velocity_limit, qd_initial=qd0)
+    api.simulate(unstable, 0.0, sim_robots.DT)  # kernels loaded
     started = time.perf_counter()
-    with pytest.raises(SimulationError, match=r"joint '/solo/Physics/\w+' diverged at t = 0\.0\d+ s"):
-        api.simulate(model, sim_robots.DURATION, sim_robots.DT)
+    with pytest.raises(SimulationError, match=rf"joint '{wheel}' diverged at t = 0\.00[1-4] s"):
+        api.simulate(unstable, sim_robots.DURATION, sim_robots.DT)
     # The message's time says it stopped within a few steps; the wall-clock bound is a loose guard
     # against the old slow report (29.7 s), wide enough for a loaded machine.
     assert time.perf_counter() - started < 10.0

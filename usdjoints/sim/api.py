@@ -15,11 +15,11 @@ from .packed import PackedModel, pack
 from .trajectory import Trajectory
 
 INTEGRATORS = {"euler": 0, "rk4": 1}
-# Contact softness: the penetration spring-damper's natural period [s] (see kernels/contact.py),
-# how far apart [m] two colliders may be and still get a (gap-closing) contact, and the number of
-# Gauss-Seidel sweeps over the contact rows.
+# Contact: the time constant [s] at which an overlap is pushed apart (see kernels/contact.py), how
+# far apart [m] two colliders may be and still get a (gap-closing, speculative) contact, and the
+# most Gauss-Seidel sweeps over the contact rows.
 CONTACT_TIME_CONSTANT = 0.02
-CONTACT_MARGIN = 1e-4
+CONTACT_MARGIN = 5e-3
 CONTACT_ITERATIONS = 50
 # PhysX's default physxRigidBody:maxDepenetrationVelocity (3 m/s; 3 / metersPerUnit stage units):
 # the fastest an overlap is pushed apart.

@@ -285,6 +285,12 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
     lam = np.empty(rows)
     dq = np.empty(nv)
     contacts = 0
+    # limit_impulses leaves each dof's velocity interval in rows 0 and 1; without limits they
+    # stay unbounded for the contact solve
+    lim_work = np.empty((6, nv))
+    for k in range(nv):
+        lim_work[0, k] = -math.inf
+        lim_work[1, k] = math.inf
     if contact is not None:
         col_type, col_link, col_R, col_p, col_size, col_friction, col_restitution, pairs = contact
         contacts = max_contacts(col_type, pairs)
@@ -297,14 +303,15 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
         depths = np.empty(contacts)
         J = np.empty((3 * contacts, nv))
         PJ = np.empty((3 * contacts, nv))
-        W = np.empty((3 * contacts, 3 * contacts))
         lam_c = np.empty(3 * contacts)
         target = np.empty(3 * contacts)
         detect_work = np.empty((8, 3))
         col_radius = np.empty(n_col)
         bounding_radii(col_type, col_size, col_radius)
+        c_bias = np.empty(nv)
+        c_R = np.empty((3, 3))
+    c_biased = False
     if limits is not None:
-        lim_work = np.empty((6, nv))
         lim_iwork = np.empty((3, nv), dtype=np.int64)
         lim_C = np.empty((nv, nv))
         lim_A = np.empty((nv, nv))
@@ -370,18 +377,24 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                     n_contacts = detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs,
                                                  settings[SETTING_MARGIN], detect_work,
                                                  pair_of, points, normals, depths)
+                    c_biased = False
                     if n_contacts > 0:
-                        solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m, lam,
-                                       col_link, col_friction, col_restitution, pairs, n_contacts,
-                                       pair_of, points, normals, depths, v_start, dt, settings, J,
-                                       PJ, W, lam_c, target, qd)
+                        c_biased = solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m,
+                                                  lam, col_link, col_friction, col_restitution,
+                                                  pairs, n_contacts, pair_of, points, normals,
+                                                  depths, v_start, dt, settings, J, PJ, lam_c, target,
+                                                  lim_work, qd, c_bias)
                         if limits is not None:
-                            # the contact impulses know nothing of the limits: the limits have
-                            # the last word on the velocity the step integrates
+                            # the contact solve held the limits; this pass (a bounds check on most
+                            # steps) keeps the last word on the velocity with the loops' metric
                             biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt,
                                                     lim_work, lim_iwork, lim_C, lim_A, qd,
                                                     lim_bias, G, Y, A, m, lam)
                 integrate_configuration(link_table, q, qd, dt, q)
+                if contact is not None:
+                    if c_biased:  # the contacts' position-only push apart of overlaps
+                        integrate_configuration(link_table, q, c_bias, dt, q)
+                        transport_velocity(link_table, c_bias, dt, c_R, qd)
                 if limits is not None:
                     if biased:  # the position-only return of joints outside their limits
                         _limit_correction(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, I6,
@@ -447,10 +460,13 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                     if n_contacts > 0:
                         for k in range(nv):
                             v_start[k] = qd[k]
-                        solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m, lam,
-                                       col_link, col_friction, col_restitution, pairs, n_contacts,
-                                       pair_of, points, normals, depths, v_start, dt, settings, J,
-                                       PJ, W, lam_c, target, qd)
+                        if solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m,
+                                          lam, col_link, col_friction, col_restitution, pairs,
+                                          n_contacts, pair_of, points, normals, depths, v_start,
+                                          dt, settings, J, PJ, lam_c, target, lim_work, qd,
+                                          c_bias):
+                            integrate_configuration(link_table, q, c_bias, dt, q)
+                            transport_velocity(link_table, c_bias, dt, c_R, qd)
             if constraints is not None:
                 enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S,
                                     dof_parent, dof_table, coupling_dof, coupling_coeff,
