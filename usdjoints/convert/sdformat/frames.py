@@ -38,6 +38,7 @@ class FrameGraph:
         self._bodies: dict[str, str] = {}
         self._pose_visiting: set[str] = set()
         self._body_visiting: set[str] = set()
+        self._canonical: str | None = None
 
     # ---- lookup ------------------------------------------------------------------------
     def decl(self, name: str) -> Decl | None:
@@ -192,7 +193,16 @@ class FrameGraph:
         return None
 
     def canonical_link(self) -> str:
-        """``//model/@canonical_link``, else the first link, else the first nested model's."""
+        """``//model/@canonical_link``, else the first link, else the first nested model's.
+
+        Found once per scope: every frame attached to the model frame asks for it, and the search
+        runs through the declarations before the first link.
+        """
+        if self._canonical is None:
+            self._canonical = self._find_canonical_link()
+        return self._canonical
+
+    def _find_canonical_link(self) -> str:
         scope = self.scope
         if scope.canonical_link:
             head, sep, rest = scope.canonical_link.partition("::")
