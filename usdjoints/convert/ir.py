@@ -417,15 +417,22 @@ class RobotIR:
     notes: tuple[ReportEntry, ...] = ()  # what the reader dropped or warns about, for the report
     world: WorldInfo | None = None  # the scene settings of an SDFormat world (None: the writer's defaults)
     extras: tuple[Extra, ...] = ()  # model- and world-level plugins, lights...: kept under the robot prim
+    # name -> first link / joint of that name, built on first look-up (the writer looks up per joint)
+    _index: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def link(self, name: str) -> Link:
-        for link in self.links:
-            if link.name == name:
-                return link
-        raise KeyError(name)
+        return self._lookup("links", self.links, name)
 
     def joint(self, name: str) -> Joint:
-        for joint in self.joints:
-            if joint.name == name:
-                return joint
-        raise KeyError(name)
+        return self._lookup("joints", self.joints, name)
+
+    def _lookup(self, kind: str, items, name: str):
+        index = self._index.get(kind)
+        if index is None:
+            index = self._index[kind] = {}
+            for item in items:
+                index.setdefault(item.name, item)  # the first of a name, as a search in order finds
+        try:
+            return index[name]
+        except KeyError:
+            raise KeyError(name) from None

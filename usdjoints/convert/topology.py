@@ -4,6 +4,7 @@ Shared by both readers' outputs; every error names the joint's file:line.
 """
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 from ..errors import InputError
@@ -185,9 +186,9 @@ def _grow(start: str, entry: Joint | None, incident, anchors, reached: set, used
             reversed_joints.add(entry.name)
     members = [start]
     reached.add(start)
-    queue = [start]
+    queue = deque([start])  # breadth first; a list's pop(0) made a star of N links O(N²)
     while queue:
-        link = queue.pop(0)
+        link = queue.popleft()
         for joint in incident.get(link, ()):
             if joint.name in used:
                 continue

@@ -36,6 +36,7 @@ from .mass import inertia_matrix, principal_axes, quat_to_matrix
 from .meshes import MeshCache
 from .names import unique_child_name
 from .report import ConversionReport, EntryKind, Notes
+from .usd_writer_batch import BatchedStage
 from .usd_writer_couplings import write_gear, write_screw
 from .usd_writer_plan import WELD_NAME, BasePlan, link_poses, plan_base
 from .usd_writer_geometry import MaterialLibrary, write_shape
@@ -59,21 +60,32 @@ def write_usd(robot: RobotIR, output_path: str | os.PathLike, *, floating_base: 
     if not output.endswith(USD_EXTENSIONS):
         raise UsageError(f"{output}: the output must end with one of {', '.join(USD_EXTENSIONS)}")
     notes = Notes(robot.notes)
-    stage, report_fields = build_stage(robot, floating_base, notes)
+    layer, report_fields = build_layer(robot, floating_base, notes)
     warnings = [e for e in notes.entries if e.kind is EntryKind.WARNING]
     if strict and warnings:
         raise InputError(warnings[0].where, f"{warnings[0].element}: {warnings[0].message}",
                          f"{len(warnings)} warning(s); run without --strict to convert anyway")
-    _save(stage, output_path)
+    _save(layer, output_path)
     return ConversionReport(input_path=input_path or robot.source.file, output_path=output,
                             robot_name=robot.name, entries=tuple(notes.entries), **report_fields)
 
 
 def build_stage(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tuple[Usd.Stage, dict]:
     """Authors the robot into a new in-memory stage; returns it with the report's summary fields."""
+    layer, fields = build_layer(robot, floating_base, notes)
+    return Usd.Stage.Open(layer), fields
+
+
+def build_layer(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tuple[Sdf.Layer, dict]:
+    """Authors the robot into a new anonymous layer; returns it with the report's summary fields.
+
+    Each prim is authored through the Usd API on a working stage and parked once finished (see
+    usd_writer_batch), so the time grows linearly with the robot's size.
+    """
     plan = plan_base(robot, floating_base, notes)
     poses = link_poses(robot, plan)
-    stage = Usd.Stage.CreateInMemory()
+    batch = BatchedStage()
+    stage = batch.stage
     UsdGeom.SetStageMetersPerUnit(stage, 1.0)
     UsdPhysics.SetStageKilogramsPerUnit(stage, 1.0)
     UsdGeom.SetStageUpAxis(stage, UsdGeom.Tokens.z)
@@ -95,19 +107,23 @@ def build_stage(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tup
     body_paths = {name: path for name, path in link_paths.items() if name not in plan.forest.anchors
                   and name != robot.world_link}
     joints_path = robot_path.AppendChild(unique_child_name("joints", used))
-    looks = MaterialLibrary(stage, robot_path.AppendChild(unique_child_name("Looks", used)))
+    looks = MaterialLibrary(stage, robot_path.AppendChild(unique_child_name("Looks", used)), park=batch.park)
     meshes = MeshCache()
-    surfaces = SurfaceLibrary(stage, robot_path.AppendChild(unique_child_name("PhysicsMaterials", used)))
+    surfaces = SurfaceLibrary(stage, robot_path.AppendChild(unique_child_name("PhysicsMaterials", used)),
+                              park=batch.park)
     for link in robot.links:
         if link.name in link_paths:
             _write_link(stage, link_paths[link.name], link, poses[link.name], robot, notes, meshes, looks,
                         rigid=link.name in body_paths, surfaces=surfaces)
+            batch.park(link_paths[link.name])
         elif link.extras:
             notes.add(EntryKind.DROPPED, str(link.source), f"link {link.name!r}",
                       f"{len(link.extras)} sensor/plugin element(s) of a link that is not written")
     if robot.extras:
-        write_extras(stage, robot_path, robot.extras, used, notes)
-    write_self_collision_groups(stage, robot, link_paths, body_paths, robot_path, used, notes, surfaces)
+        write_extras(stage, robot_path, robot.extras, used, notes, park=batch.park)
+    write_self_collision_groups(stage, robot, link_paths, body_paths, robot_path, used, notes, surfaces,
+                                editing=batch.editing)
+    batch.park_children(robot_path)  # the libraries and groups are finished
 
     UsdGeom.Scope.Define(stage, joints_path)
     placements = _placements(robot, plan, poses, body_paths, joints_path)
@@ -128,21 +144,26 @@ def build_stage(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tup
                 tree_paths[place.joint.name] = screw.translation.GetPath()
                 written += 1
                 nuts += 1
+            batch.park_children(joints_path)
+            batch.park(nut_path)
             continue
         prim = write_joint(stage, place, robot, notes, joint_paths)
         if prim is not None:
             _name_prim(prim, place.joint.name)
             written += 1
+        batch.park_children(joints_path)
     for place in gears:
         prim = write_gear(stage, place.joint, place.path, robot, notes, body_paths, joint_paths, poses)
         if prim is not None:
             _name_prim(prim, place.joint.name)
             written += 1
+        batch.park_children(joints_path)
 
     roots = _articulation_roots(stage, robot_prim.GetPrim(), plan, body_paths, tree_paths, robot)
     for path in roots:
-        UsdPhysics.ArticulationRootAPI.Apply(stage.GetPrimAtPath(path))
-    return stage, {"fixed_base": plan.fixed_base, "articulation_root": str(roots[0]) if roots else "",
+        with batch.editing(path) as prim:
+            UsdPhysics.ArticulationRootAPI.Apply(prim)
+    return batch.finish(), {"fixed_base": plan.fixed_base, "articulation_root": str(roots[0]) if roots else "",
                    "articulation_roots": tuple(str(r) for r in roots),
                    "loop_joints": tuple(sorted(plan.excluded)),
                    "body_count": len(body_paths) + nuts, "joint_count": written}
@@ -296,14 +317,14 @@ def _name_prim(prim: Usd.Prim, source_name: str) -> None:
         prim.SetDisplayName(source_name)
 
 
-def _save(stage: Usd.Stage, output) -> None:
+def _save(layer: Sdf.Layer, output) -> None:
     from ..outputs import write_file
 
     def export(temporary: str) -> None:
-        if not stage.GetRootLayer().Export(temporary):
+        if not layer.Export(temporary):
             raise UsageError(f"{output}: cannot write the USD layer")
 
     write_file(output, export, "-o")  # checked, temporary file beside it, renamed; umask honoured
 
 
-__all__ = ["write_usd", "build_stage", "link_poses", "plan_base", "BasePlan"]
+__all__ = ["write_usd", "build_stage", "build_layer", "link_poses", "plan_base", "BasePlan"]

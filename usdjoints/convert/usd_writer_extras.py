@@ -37,7 +37,8 @@ DEFAULT_FOV = 1.047
 _CAMERA_AXES = matrix_to_quat(np.array([[0.0, 0.0, -1.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))
 
 
-def write_extras(stage: Usd.Stage, parent: Sdf.Path, extras, used: set[str], notes: Notes) -> None:
+def write_extras(stage: Usd.Stage, parent: Sdf.Path, extras, used: set[str], notes: Notes, park=None) -> None:
+    """``park``: called with each extra's path once it is written (BatchedStage.park)."""
     for index, extra in enumerate(extras):
         label = f"{extra.tag}_{extra.name}" if extra.name else f"{extra.tag}_{index}"
         path = parent.AppendChild(unique_child_name(label, used))
@@ -56,6 +57,8 @@ def write_extras(stage: Usd.Stage, parent: Sdf.Path, extras, used: set[str], not
                            ("owner", extra.owner), ("xml", extra.xml)):
             if value or key in ("element", "name", "xml"):
                 prim.CreateAttribute(f"sdformat:{key}", Sdf.ValueTypeNames.String, custom=True).Set(value)
+        if park is not None:
+            park(path)
 
 
 def _place(xformable: UsdGeom.Xformable, pose: Pose) -> None:

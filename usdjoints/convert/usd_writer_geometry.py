@@ -20,8 +20,9 @@ from .resolve import not_found_message
 class MaterialLibrary:
     """Defines each distinct display material once under ``looks_path`` and binds it."""
 
-    def __init__(self, stage: Usd.Stage, looks_path: Sdf.Path):
+    def __init__(self, stage: Usd.Stage, looks_path: Sdf.Path, park=None):
         self.stage = stage
+        self._park = park  # called with each material's path once it is written (BatchedStage.park)
         self.looks_path = looks_path
         self._by_key: dict[tuple, UsdShade.Material] = {}
         self._used_names: set[str] = set()
@@ -49,6 +50,8 @@ class MaterialLibrary:
             shader.CreateInput("opacity", Sdf.ValueTypeNames.Float).Set(float(rgba[3]))
             usd_material.CreateSurfaceOutput().ConnectToSource(shader.ConnectableAPI(), "surface")
             self._by_key[key] = usd_material
+            if self._park is not None:
+                self._park(usd_material.GetPath())  # binding needs only its path
         UsdShade.MaterialBindingAPI.Apply(gprim.GetPrim()).Bind(usd_material)
 
 

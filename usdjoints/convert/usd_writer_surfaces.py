@@ -23,6 +23,7 @@
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
 from itertools import combinations
 
 from pxr import Sdf, Usd, UsdGeom, UsdPhysics, UsdShade
@@ -38,8 +39,9 @@ DEFAULT_BITMASK = 0xFF
 
 
 class SurfaceLibrary:
-    def __init__(self, stage: Usd.Stage, path: Sdf.Path):
+    def __init__(self, stage: Usd.Stage, path: Sdf.Path, park=None):
         self.stage = stage
+        self._park = park  # called with each material's path once it is written (BatchedStage.park)
         self.path = path
         self._materials: dict[tuple, UsdShade.Material] = {}
         self._names: set[str] = set()
@@ -89,6 +91,8 @@ class SurfaceLibrary:
             api.CreateDynamicFrictionAttr(float(mu))
             api.CreateRestitutionAttr(float(restitution))
             self._materials[key] = material
+            if self._park is not None:
+                self._park(material.GetPath())  # binding needs only its path
         UsdShade.MaterialBindingAPI.Apply(prim).Bind(material, UsdShade.Tokens.weakerThanDescendants, "physics")
         if not self._combine_noted:
             self._combine_noted = True
@@ -120,7 +124,10 @@ def _model_of(name: str, robot) -> str:
 
 
 def write_self_collision_groups(stage, robot, link_paths, body_paths, robot_path, used, notes: Notes,
-                                surfaces: SurfaceLibrary | None = None) -> None:
+                                surfaces: SurfaceLibrary | None = None, editing=None) -> None:
+    """``editing(path)``: a context manager giving the body prim to edit (BatchedStage.editing, for
+    bodies already moved out of the working stage); default: the stage's prim."""
+    editing = editing or (lambda path: nullcontext(stage.GetPrimAtPath(path)))
     if surfaces is not None:
         surfaces.write_bitmask_groups(robot_path, used)
     by_model: dict[str, list] = {}
@@ -141,8 +148,9 @@ def write_self_collision_groups(stage, robot, link_paths, body_paths, robot_path
                       "(SDFormat: links of one model collide only when one has self_collide true)")
             continue
         for index, link in enumerate(links[:-1]):
-            api = UsdPhysics.FilteredPairsAPI.Apply(stage.GetPrimAtPath(body_paths[link.name]))
-            api.CreateFilteredPairsRel().SetTargets([body_paths[other.name] for other in links[index + 1:]])
+            with editing(body_paths[link.name]) as prim:
+                api = UsdPhysics.FilteredPairsAPI.Apply(prim)
+                api.CreateFilteredPairsRel().SetTargets([body_paths[other.name] for other in links[index + 1:]])
         notes.add(EntryKind.CHOICE, str(links[0].source), "self_collide",
                   f"{len(links)} links without self_collide: every pair of them is a filtered pair "
                   "(SDFormat: links of one model collide only when one has self_collide true)")

@@ -38,6 +38,7 @@ class FrameGraph:
         self._bodies: dict[str, str] = {}
         self._pose_visiting: set[str] = set()
         self._body_visiting: set[str] = set()
+        self._canonical: str | None = None
 
     # ---- lookup ------------------------------------------------------------------------
     def decl(self, name: str) -> Decl | None:
@@ -70,7 +71,11 @@ class FrameGraph:
 
     # ---- poses -------------------------------------------------------------------------
     def pose(self, name: str) -> Pose:
-        """``X_scope_name``: the pose of frame ``name`` in this scope's frame."""
+        """``X_scope_name``: the pose of frame ``name`` in this scope's frame.
+
+        The relative_to chain is walked in a loop, not by recursion: a chain may be as long as the
+        model (a link per link, declared in either order).
+        """
         if name == self.root_name:
             return IDENTITY
         head, sep, rest = name.partition("::")
@@ -79,19 +84,30 @@ class FrameGraph:
         cached = self._poses.get(name)
         if cached is not None:
             return cached
-        d = self._decls[name]
-        target = self.pose_parent(d)
-        if name in self._pose_visiting:
-            raise InputError(d.where, f"the relative_to graph has a cycle through {d.kind} '{name}'")
-        self._pose_visiting.add(name)
+        chain: list[Decl] = []  # name, then the frame it is relative to, ... down to a known pose
         try:
-            X = self.pose(target).compose(d.pose)
-            if d.kind == "model":
-                X = X.compose(self.nested(name).placement_pose().inverse())
+            current = name
+            while True:
+                d = self._decls[current]
+                target = self.pose_parent(d)
+                if current in self._pose_visiting:
+                    raise InputError(d.where, f"the relative_to graph has a cycle through {d.kind} '{current}'")
+                self._pose_visiting.add(current)
+                chain.append(d)
+                if target == self.root_name or target in self._poses or (
+                        "::" in target and target not in self._decls):
+                    break
+                current = target
+            X = self.pose(target)  # the root, a known pose, or one inside a nested model
+            for d in reversed(chain):
+                X = X.compose(d.pose)
+                if d.kind == "model":
+                    X = X.compose(self.nested(d.name).placement_pose().inverse())
+                self._poses[d.name] = X
         finally:
-            self._pose_visiting.discard(name)
-        self._poses[name] = X
-        return X
+            for d in chain:
+                self._pose_visiting.discard(d.name)
+        return self._poses[name]
 
     def pose_parent(self, d: Decl) -> str:
         """The frame ``d``'s pose is relative to, checked to exist and not to be ``d`` itself."""
@@ -125,7 +141,40 @@ class FrameGraph:
 
     # ---- attached_to ------------------------------------------------------------------
     def body(self, name: str) -> str:
-        """The link (scoped name, e.g. ``M1::L``) frame ``name`` is attached to, or ``world``."""
+        """The link (scoped name, e.g. ``M1::L``) frame ``name`` is attached to, or ``world``.
+
+        The attached_to chain (frame -> frame..., joint -> child) is walked in a loop, not by recursion.
+        """
+        chain: list[str] = []  # name, then the frame it is attached to, ... down to a known body
+        try:
+            while True:
+                body = self._known_body(name)
+                if body is not None:
+                    break
+                d = self._decls[name]
+                if d.kind == "joint":
+                    target = self._alias(d, d.child)
+                    role = "child"
+                else:
+                    target = self._alias(d, d.attached_to) or self._alias(d, self.root_name)
+                    role = "attached_to"
+                if target == name:
+                    raise InputError(d.where, f"{role} of {d.kind} '{name}' is the {d.kind} itself, a cycle in the attached_to graph")
+                self._require(target, d, role)
+                if name in self._body_visiting:
+                    raise InputError(d.where, f"the attached_to graph has a cycle through {d.kind} '{name}'")
+                self._body_visiting.add(name)
+                chain.append(name)
+                name = target
+        finally:
+            for link in chain:
+                self._body_visiting.discard(link)
+        for link in chain:
+            self._bodies[link] = body
+        return body
+
+    def _known_body(self, name: str) -> str | None:
+        """The body of ``name`` when no attached_to step of this scope is needed, else None."""
         if name == "world" and (self.root_name == "world" or name not in self._decls):
             return "world"
         if name == "__model__":
@@ -141,27 +190,19 @@ class FrameGraph:
             return name
         if d.kind == "model":
             return _join(name, self.nested(name).canonical_link())
-        if d.kind == "joint":
-            target = self._alias(d, d.child)
-            role = "child"
-        else:
-            target = self._alias(d, d.attached_to) or self._alias(d, self.root_name)
-            role = "attached_to"
-        if target == name:
-            raise InputError(d.where, f"{role} of {d.kind} '{name}' is the {d.kind} itself, a cycle in the attached_to graph")
-        self._require(target, d, role)
-        if name in self._body_visiting:
-            raise InputError(d.where, f"the attached_to graph has a cycle through {d.kind} '{name}'")
-        self._body_visiting.add(name)
-        try:
-            body = self.body(target)
-        finally:
-            self._body_visiting.discard(name)
-        self._bodies[name] = body
-        return body
+        return None
 
     def canonical_link(self) -> str:
-        """``//model/@canonical_link``, else the first link, else the first nested model's."""
+        """``//model/@canonical_link``, else the first link, else the first nested model's.
+
+        Found once per scope: every frame attached to the model frame asks for it, and the search
+        runs through the declarations before the first link.
+        """
+        if self._canonical is None:
+            self._canonical = self._find_canonical_link()
+        return self._canonical
+
+    def _find_canonical_link(self) -> str:
         scope = self.scope
         if scope.canonical_link:
             head, sep, rest = scope.canonical_link.partition("::")
