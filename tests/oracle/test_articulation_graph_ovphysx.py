@@ -10,11 +10,14 @@ the articulation (a loop-closing or skipped duplicate). Cases, each a stage writ
 * loops of three bodies, fixed or floating, bodies defined in either order, and a triangle with a
   tail whose centre is not its first body;
 * kinematic bodies: a kinematic base welded to the world, a kinematic mocap body welded (fixed or
-  revolute) to a floating chain: PhysX builds no articulation at all.
+  revolute) to a floating chain: PhysX builds no articulation at all;
+* the root API on a joint to the world, enabled or disabled (seed 5 of the generated hazard
+  stages, reduced by removing one prim or property at a time while PhysX still built nothing).
 
 Measured rule (now the ovphysx profile's): of the joints on one body, PhysX tries them in path
 order, whatever the stage order or body order, growing the tree depth first from the elected root
-(the link welded to the world, else the centre of the graph, ties by path).
+(the link welded to the world, else the centre of the graph, ties by path). A root on a joint
+with jointEnabled = false is ignored: no articulation is built from it.
 """
 from __future__ import annotations
 
@@ -135,14 +138,60 @@ def test_an_articulation_reaching_a_kinematic_body_is_not_built(name, tmp_path, 
     assert any(d.code == "articulation-refused" for d in description.diagnostics)
 
 
-# Seed 5: PhysX builds no articulation from /World/Art0 (a D6 joint between two child-prim
-# targets, with a translational drive PhysX ignores) where the walker gathers one; not yet understood.
-UNEXPLAINED = {5}
+def _root_joint_stage(path, *, enabled: bool, anchor: bool = True):
+    """Two links (base, link) joined by a hinge; the root API on a fixed joint from the world to
+    the base, with ``physics:jointEnabled`` = ``enabled``; ``anchor``: a second, enabled fixed
+    joint from the world to the base."""
+    stage = Usd.Stage.CreateNew(str(path))
+    UsdGeom.SetStageUpAxis(stage, "Z")
+    UsdGeom.SetStageMetersPerUnit(stage, 1.0)
+    UsdPhysics.Scene.Define(stage, "/physicsScene")
+    UsdGeom.Xform.Define(stage, "/robot")
+    for name, x in (("base", 0.0), ("link", 1.0)):
+        cube = UsdGeom.Cube.Define(stage, f"/robot/{name}")
+        cube.GetSizeAttr().Set(0.1)
+        cube.AddTranslateOp().Set((x, 0.0, 1.0))
+        UsdPhysics.RigidBodyAPI.Apply(cube.GetPrim())
+        UsdPhysics.CollisionAPI.Apply(cube.GetPrim())
+        UsdPhysics.MassAPI.Apply(cube.GetPrim()).GetMassAttr().Set(1.0)
+    hinge = UsdPhysics.RevoluteJoint.Define(stage, "/robot/hinge")
+    hinge.GetBody0Rel().AddTarget("/robot/base")
+    hinge.GetBody1Rel().AddTarget("/robot/link")
+    hinge.GetLocalPos0Attr().Set((0.5, 0.0, 0.0))
+    hinge.GetLocalPos1Attr().Set((-0.5, 0.0, 0.0))
+    names = ("root_joint", "anchor") if anchor else ("root_joint",)
+    for name in names:
+        weld = UsdPhysics.FixedJoint.Define(stage, f"/robot/{name}")
+        weld.GetBody1Rel().AddTarget("/robot/base")
+        weld.GetLocalPos0Attr().Set((0.0, 0.0, 1.0))
+    stage.GetPrimAtPath("/robot/root_joint").GetAttribute("physics:jointEnabled").Set(enabled)
+    UsdPhysics.ArticulationRootAPI.Apply(stage.GetPrimAtPath("/robot/root_joint"))
+    stage.Save()
+    return path
+
+
+@pytest.mark.parametrize("anchor", (True, False), ids=("anchored", "floating"))
+@pytest.mark.parametrize("enabled", (True, False), ids=("enabled", "disabled"))
+def test_a_root_on_a_disabled_joint_builds_no_articulation(enabled, anchor, tmp_path, ovphysx_probe):
+    """Generated seed 5 reduced, one prim at a time, to its smallest stage (a body, the root API on a
+    disabled joint to it, one more joint): PhysX builds an articulation from a root joint only when
+    that joint is enabled; the joints below it being enabled does not matter. OpenUSD's parser
+    gathers one either way."""
+    path = _root_joint_stage(tmp_path / "root_joint.usda", enabled=enabled, anchor=anchor)
+    report = ovphysx_probe(path)
+    description = walk(Usd.Stage.Open(str(path)), "ovphysx")
+    assert [a["root"] for a in report["articulations"]] == (["/robot/root_joint"] if enabled else [])
+    assert [a.root for a in description.articulations] == (["/robot/root_joint"] if enabled else [])
+    assert _kept_by_physx(report) == ({"/robot/hinge"} if enabled else set())
+    assert (description.joint("/robot/hinge").articulation is not None) is enabled
+    refused = [(d.prim, d.attribute) for d in description.diagnostics if d.code == "root-on-non-link"]
+    assert refused == ([] if enabled else [("/robot/root_joint", "physics:jointEnabled")])
+    (parsed,) = walk(Usd.Stage.Open(str(path)), "usdphysics").articulations
+    assert "/robot/hinge" in parsed.joints
 
 
 @pytest.mark.parametrize("hazards", (False, True), ids=("base", "hazards"))
-@pytest.mark.parametrize("seed", [pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="see UNEXPLAINED"))
-                                  if s in UNEXPLAINED else s for s in range(10)])
+@pytest.mark.parametrize("seed", range(10))
 def test_generated_stages_physx_keeps_the_joints_the_walker_predicts(seed, hazards, tmp_path, ovphysx_probe):
     """On generated stages (with disabled and kinematic bodies, mocap welds, distance, loop, self
     and duplicate-pair joints when ``hazards``): every joint between two bodies that PhysX holds

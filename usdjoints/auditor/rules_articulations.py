@@ -70,7 +70,7 @@ class ArticulationRefused(DiagnosticRule):
 class RootOnNonLink(DiagnosticRule):
     id = "root-on-non-link"
     code = "root-on-non-link"
-    description = "PhysicsArticulationRootAPI on a kinematic or disabled body: PhysX ignores the articulation"
+    description = "PhysicsArticulationRootAPI on a kinematic or disabled body, or on a disabled joint: PhysX ignores the articulation"
     severity = "error"
     consumers = ("ovphysx", "usdjoints")
     fix = "put the root on a dynamic body, on an ancestor Xform, or on the fixed joint to the world"

@@ -76,6 +76,7 @@ class Profile:
     ``kinematic_links``: a kinematic body can be an articulation link.
     ``root_on_body_is_base``: an articulation root on a dynamic body is the user's floating base.
     ``root_on_non_link``: ``reject`` or ``accept`` a root on a disabled or kinematic body.
+    ``root_on_disabled_joint``: ``reject`` or ``accept`` a root on a joint with jointEnabled = false.
     ``nested_roots``: ``reject`` a root inside another root, accept it with links already
     ``claimed`` by the outer one left to it, or gather it ``independent``ly (links shared).
     ``refuses_kinematic_articulations``: an articulation reaching a kinematic body is not built.
@@ -126,6 +127,7 @@ class Profile:
     kinematic_links: bool = False
     root_on_body_is_base: bool = False
     root_on_non_link: str = "reject"
+    root_on_disabled_joint: str = "accept"
     nested_roots: str = SHARE_CLAIMED
     refuses_kinematic_articulations: bool = False
     world_anchor_welds: bool = False
@@ -215,6 +217,10 @@ class Profile:
         if record is None or self.root_on_non_link == "accept":
             return True
         return record.enabled and not record.kinematic
+
+    def accepts_root_on_joint(self, record) -> bool:
+        """Whether a root on the joint ``record`` (a JointRecord) is taken."""
+        return record.enabled or self.root_on_disabled_joint == "accept"
 
     def order_body_joints(self, joints: Sequence) -> Sequence:
         """The order in which the graph pass tries the joints (JointRecords) of one body."""

@@ -28,6 +28,10 @@ PROFILE = Profile(
     kinematic_links=False,
     root_on_body_is_base=True,  # a root API on a dynamic body: floating base there, no election
     root_on_non_link="reject",  # a root on a disabled or kinematic body is ignored
+    # measured (tests/oracle/test_articulation_graph_ovphysx.py): a root on a joint with
+    # jointEnabled = false builds no articulation, though the joints below it are enabled
+    # (OpenUSD's parser gathers the articulation all the same)
+    root_on_disabled_joint="reject",
     nested_roots=REJECT_NESTED,  # "nested articulation roots are not supported"
     refuses_kinematic_articulations=True,  # "Articulations with kinematic bodies are not supported"
     world_anchor_welds=True,  # a hinge from the world to an articulation becomes its fixed base
@@ -46,6 +50,7 @@ PROFILE = Profile(
         "Standalone, an infinite revolute bound is clamped to +-180 deg.",
         "Articulation D6 joints apply no limits and ignore translational drives.",
         "Body relationships resolve to the nearest enclosing enabled rigid body; a side with none is the world and its frame is used verbatim.",
+        "An articulation root on a disabled joint is ignored: no articulation is built from it.",
         "Rotational gains are multiplied by 180/pi and targets converted to radians when read.",
     ),
 )

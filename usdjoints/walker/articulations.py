@@ -39,7 +39,7 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
             if bodies.is_link(body, consumer):
                 joints_by_body[body].append(joint)
 
-    accepted_roots = _accepted_roots(roots, bodies, consumer, diagnostics)
+    accepted_roots = _accepted_roots(roots, root_is_joint, joint_by_path, bodies, consumer, diagnostics)
     bodies_under = _bodies_under(accepted_roots, root_is_joint, joint_by_path, body_order, bodies, consumer)
     claimed: set[str] = set()
     articulations: list[ArticulationDesc] = []
@@ -214,7 +214,8 @@ def _outer_root(root: str, roots: set) -> Optional[str]:
     return None
 
 
-def _accepted_roots(roots: Sequence[str], bodies: BodyIndex, consumer: str, diagnostics: list) -> list[str]:
+def _accepted_roots(roots: Sequence[str], root_is_joint: dict, joint_by_path: dict, bodies: BodyIndex, consumer: str,
+                    diagnostics: list) -> list[str]:
     profile = PROFILES[consumer]
     accepted = []
     root_set = set(roots)
@@ -223,6 +224,12 @@ def _accepted_roots(roots: Sequence[str], bodies: BodyIndex, consumer: str, diag
             diagnostics.append(Diagnostic(
                 "error", root, "PhysicsArticulationRootAPI on a disabled or kinematic body: PhysX ignores it",
                 "root-on-non-link"))
+            continue
+        record = joint_by_path.get(root) if root in root_is_joint else None
+        if record is not None and not profile.accepts_root_on_joint(record):
+            diagnostics.append(Diagnostic(
+                "error", root, f"PhysicsArticulationRootAPI on a disabled joint: {profile.title} builds no "
+                "articulation from it", "root-on-non-link", attribute="physics:jointEnabled"))
             continue
         outer = _outer_root(root, root_set)
         if outer is not None:
