@@ -61,7 +61,6 @@ EXPECTED: dict[str, tuple[str | None, str | None]] = {
     'articulation-refused': ('/World/Robot', None),
     'target-child-prim': ('/World/J', 'physics:body1'),
     'invalid-stage-units': (None, None),
-    'articulation-limit-beyond-turn': ('/World/Robot/J', None),
     'dynamic-body-without-mass': ('/World/Crate', None),
     'collider-without-volume': ('/World/Box/Shape', None),
     'tiny-mass': ('/World/Pin', 'physics:mass'),

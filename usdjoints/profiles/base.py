@@ -57,8 +57,8 @@ class Profile:
     ``one_sided_revolute``: for "articulation" and "standalone" joints, what a revolute limit with
     exactly one bound becomes: ``open`` (that side stays open), ``disable`` (no limit), ``lock``
     (rejected, the hinge is locked at [0, 0]) or ``clamp`` (the open side at ``standalone_revolute_clamp``).
-    ``articulation_revolute_range``: an articulation revolute limit is clamped to +-this [deg]
-    (None: never clamped).
+    ``standalone_revolute_range``: a finite bound of a revolute joint outside articulations is
+    clamped to +-this [deg] (None: never clamped); inside an articulation no bound is clamped.
     ``articulation_d6_translational_drives``: whether an articulation D6 joint reads its
     translational drives.
     ``reads_unauthored_as``: "producer" (what USD population wrote) or "usd" (the schema fallback).
@@ -80,6 +80,8 @@ class Profile:
     ``nested_roots``: ``reject`` a root inside another root, accept it with links already
     ``claimed`` by the outer one left to it, or gather it ``independent``ly (links shared).
     ``refuses_kinematic_articulations``: an articulation reaching a kinematic body is not built.
+    ``refuses_units``: stage metadata (metersPerUnit, kilogramsPerUnit) whose value, read but no
+    positive finite number, makes the consumer load nothing of the stage.
     ``world_anchor_welds``: a non-fixed joint from the world to an articulation becomes its fixed base.
     ``articulation_roles``: which joints touching an articulation's links belong to it (their
     ``articulation`` index): ``tree``, ``loop`` (closing a loop; a joint with both sides on one
@@ -113,7 +115,7 @@ class Profile:
     one_sided_revolute: Mapping[str, str] = field(
         default_factory=lambda: MappingProxyType({"articulation": OPEN, "standalone": OPEN}))
     standalone_revolute_clamp: float = 180.0
-    articulation_revolute_range: Optional[float] = None
+    standalone_revolute_range: Optional[float] = None
     articulation_d6_translational_drives: bool = True
     reads_unauthored_as: str = "usd"
     reads_invalid_as: str = "fallback"
@@ -131,6 +133,7 @@ class Profile:
     nested_roots: str = SHARE_CLAIMED
     refuses_kinematic_articulations: bool = False
     world_anchor_welds: bool = False
+    refuses_units: frozenset = frozenset()
     articulation_roles: frozenset = frozenset({TREE, LOOP})
     listed_roles: frozenset = frozenset({TREE})
     seeds_inside_links: bool = True
@@ -157,8 +160,8 @@ class Profile:
     def one_sided_revolute_policy(self, in_articulation: bool) -> str:
         return self.one_sided_revolute["articulation" if in_articulation else "standalone"]
 
-    def clamps_articulation_revolute(self, in_articulation: bool) -> bool:
-        return in_articulation and self.articulation_revolute_range is not None
+    def clamps_standalone_revolute(self, in_articulation: bool) -> bool:
+        return not in_articulation and self.standalone_revolute_range is not None
 
     def reads_drive(self, joint_type: str, instance: str, in_articulation: bool) -> bool:
         """Whether an applied PhysicsDriveAPI:<instance> the joint type declares is read."""
