@@ -43,6 +43,7 @@ EXPECTED: dict[str, tuple[str | None, str | None]] = {
     'nested-root': ('/World/Robot/Inner', None),
     'welded-anchor': ('/World/Robot/Mount', None),
     'root-on-non-link': ('/World/A', None),
+    'kinematic-link': ('/World/Base', 'physics:kinematicEnabled'),
     'empty-articulation': ('/World/Robot', None),
     'disabled-joint-cuts-links': ('/World/Robot/BC', 'physics:jointEnabled'),
     'root-elected-elsewhere': ('/World/B', None),

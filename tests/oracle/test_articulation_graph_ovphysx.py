@@ -10,7 +10,8 @@ the articulation (a loop-closing or skipped duplicate). Cases, each a stage writ
 * loops of three bodies, fixed or floating, bodies defined in either order, and a triangle with a
   tail whose centre is not its first body;
 * kinematic bodies: a kinematic base welded to the world, a kinematic mocap body welded (fixed or
-  revolute) to a floating chain: PhysX builds no articulation at all;
+  revolute) to a floating chain: PhysX builds no articulation at all; with the root API on a
+  dynamic link instead, the kinematic body is a link, simulated as dynamic (it falls);
 * the root API on a joint to the world, enabled or disabled (seed 5 of the generated hazard
   stages, reduced by removing one prim or property at a time while PhysX still built nothing).
 
@@ -26,6 +27,7 @@ import itertools
 import pytest
 from pxr import Usd, UsdGeom, UsdPhysics
 
+from samples import REPO
 from usdjoints.walker import walk
 
 pytestmark = pytest.mark.oracle
@@ -209,3 +211,78 @@ def test_generated_stages_physx_keeps_the_joints_the_walker_predicts(seed, hazar
     theirs = {p: j["articulated"] for p, j in report["joints"].items() if j.get("articulated") is not None and p in ours}
     # (a stage whose bodies are joined only by fixed joints, which have no rows, compares nothing)
     assert {p: ours[p] for p in theirs} == theirs
+
+
+KINEMATIC_LINK_STAGE = REPO / "sample_stages" / "bad" / "kinematic-link.usda"
+ARM_ROOT = ', "PhysicsArticulationRootAPI"]\n        )\n        {\n            float3 physics:diagonalInertia'
+HAND = '''
+        def Cube "Hand" (
+            prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"]
+        )
+        {
+            float physics:mass = 1
+            double3 xformOp:translate = (0, 0, 4)
+            uniform token[] xformOpOrder = ["xformOp:translate"]
+        }
+
+        def PhysicsRevoluteJoint "Wrist"
+        {
+            uniform token physics:axis = "Y"
+            rel physics:body0 = </World/Robot/Arm>
+            rel physics:body1 = </World/Robot/Hand>
+            point3f physics:localPos0 = (0, 0, 1)
+            point3f physics:localPos1 = (0, 0, -1)
+        }
+'''
+
+
+def _kinematic_variant(name: str) -> str:
+    """The kinematic-link bad stage (a kinematic base, the root API on the arm jointed to it) and
+    variants: the root on the Robot Xform, the shoulder excluded, a hand below the arm with the
+    root on the hand."""
+    text = KINEMATIC_LINK_STAGE.read_text()
+    assert ARM_ROOT in text
+    if name == "root_on_xform":
+        text = text.replace(ARM_ROOT, ARM_ROOT.replace(', "PhysicsArticulationRootAPI"', ""))
+        text = text.replace('def Xform "Robot"\n', 'def Xform "Robot" (\n        prepend apiSchemas = '
+                            '["PhysicsArticulationRootAPI"]\n    )\n')
+    elif name == "shoulder_excluded":
+        text = text.replace('rel physics:body0 = </World/Base>',
+                            'bool physics:excludeFromArticulation = 1\n            rel physics:body0 = </World/Base>')
+    elif name == "root_on_hand":
+        text = text.replace(ARM_ROOT, ARM_ROOT.replace(', "PhysicsArticulationRootAPI"', ""))
+        text = text.replace('        def PhysicsRevoluteJoint "Shoulder"', HAND.replace(
+            '"PhysicsMassAPI"]', '"PhysicsMassAPI", "PhysicsArticulationRootAPI"]') + '\n        def PhysicsRevoluteJoint "Shoulder"')
+    return text
+
+
+# variant: (PhysX's articulation links, whether the kinematic base falls)
+KINEMATIC_LINK_CASES = {
+    "root_on_arm": ({"/World/Base", "/World/Robot/Arm"}, True),
+    "root_on_hand": ({"/World/Base", "/World/Robot/Arm", "/World/Robot/Hand"}, True),
+    "shoulder_excluded": ({"/World/Robot/Arm"}, False),
+    "root_on_xform": (set(), False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KINEMATIC_LINK_CASES))
+def test_a_root_on_a_link_takes_kinematic_bodies_as_dynamic_links(name, tmp_path, ovphysx_probe):
+    """The root API on a dynamic link whose joints reach a kinematic body: PhysX builds the
+    articulation with that body as a link, simulated as dynamic (after 1 s it has fallen 4.9 m,
+    as the arm has); excluded, the joint leaves the body kinematic (it stays put and holds the
+    arm); with the root on an Xform PhysX refuses the whole articulation. The walk gathers the
+    same links and warns (kinematic-link) on the body."""
+    path = tmp_path / f"{name}.usda"
+    path.write_text(_kinematic_variant(name) if name != "root_on_arm" else KINEMATIC_LINK_STAGE.read_text())
+    links, falls = KINEMATIC_LINK_CASES[name]
+    report = ovphysx_probe(path, steps=60, dt=1.0 / 60.0)
+    physx_links = {p for p, b in report["bodies"].items() if b["final"]["articulation_link"]}
+    assert physx_links == links
+    base = report["bodies"]["/World/Base"]
+    dropped = base["initial"]["position"][2] - base["final"]["position"][2]
+    assert dropped == (pytest.approx(0.5 * 9.81, rel=0.02) if falls else pytest.approx(0.0, abs=1e-6))
+    description = walk(Usd.Stage.Open(str(path)), "ovphysx")
+    assert {link for a in description.articulations for link in a.links} == links
+    warned = [(d.prim, d.attribute) for d in description.diagnostics if d.code == "kinematic-link"]
+    assert warned == ([("/World/Base", "physics:kinematicEnabled")] if "/World/Base" in links else [])
+    assert any(d.code == "articulation-refused" for d in description.diagnostics) is (name == "root_on_xform")

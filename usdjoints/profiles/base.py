@@ -75,6 +75,8 @@ class Profile:
     in world space, or has it ``lifted`` through the target's transform.
     ``kinematic_links``: a kinematic body can be an articulation link.
     ``root_on_body_is_base``: an articulation root on a dynamic body is the user's floating base.
+    ``body_root_kinematic_links``: with the root API on a dynamic body, the kinematic bodies its
+    joints reach are links too (simulated as dynamic).
     ``root_on_non_link``: ``reject`` or ``accept`` a root on a disabled or kinematic body.
     ``root_on_disabled_joint``: ``reject`` or ``accept`` a root on a joint with jointEnabled = false.
     ``nested_roots``: ``reject`` a root inside another root, accept it with links already
@@ -128,6 +130,7 @@ class Profile:
     unresolved_frame: str = "lifted"
     kinematic_links: bool = False
     root_on_body_is_base: bool = False
+    body_root_kinematic_links: bool = False
     root_on_non_link: str = "reject"
     root_on_disabled_joint: str = "accept"
     nested_roots: str = SHARE_CLAIMED

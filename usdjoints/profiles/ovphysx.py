@@ -34,6 +34,11 @@ PROFILE = Profile(
     unresolved_frame="verbatim",  # a side with no body keeps its authored frame as world space
     kinematic_links=False,
     root_on_body_is_base=True,  # a root API on a dynamic body: floating base there, no election
+    # measured (tests/oracle/test_articulation_graph_ovphysx.py): with the root API on a dynamic
+    # link, a kinematic body jointed to the articulation is one of its links, and is simulated
+    # as dynamic (a kinematic base fell 4.9 m in 1 s with its arm); with the root on an Xform or
+    # a joint, such an articulation is refused (refuses_kinematic_articulations)
+    body_root_kinematic_links=True,
     root_on_non_link="reject",  # a root on a disabled or kinematic body is ignored
     # measured (tests/oracle/test_articulation_graph_ovphysx.py): a root on a joint with
     # jointEnabled = false builds no articulation, though the joints below it are enabled
@@ -62,6 +67,7 @@ PROFILE = Profile(
         "Inside an articulation a revolute bound beyond one turn is kept and holds (not clamped to +-360 deg).",
         "Articulation D6 joints apply no limits and ignore translational drives.",
         "Body relationships resolve to the nearest enclosing enabled rigid body; a side with none is the world and its frame is used verbatim.",
+        "With the root API on a dynamic link, kinematic bodies jointed to the articulation become dynamic links.",
         "An articulation root on a disabled joint is ignored: no articulation is built from it.",
         "A stage whose metersPerUnit or kilogramsPerUnit is no positive finite number is not loaded at all.",
         "Rotational gains are multiplied by 180/pi and targets converted to radians when read.",
