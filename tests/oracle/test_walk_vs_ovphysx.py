@@ -286,3 +286,139 @@ def test_locked_hinge_is_what_physx_does(ovphysx_probe):
     joint = walk(str(stage), consumer="ovphysx").joint("/World/OneSided")
     assert (physx["lower"], physx["upper"]) == (0.0, 0.0)
     assert (joint.limits[0].enabled, joint.limits[0].low, joint.limits[0].high) == (True, 0.0, 0.0)
+
+
+# Reads each body's mass, inertia and centre of mass from PhysX after the stage is loaded, as
+# JSON on stdout (ovphysx in a child process, as the probe runs it).
+MASS_READ = r"""
+import json, os, sys
+out_fd = os.dup(1)
+os.dup2(2, 1)  # PhysX's banners go to stderr
+import ovphysx, ovstage
+from ovphysx import PhysX
+from ovphysx.types import ObjectScope, SimObjectType
+from ovphysx.samples.python_samples.schema_support import physx_schema_paths
+PhysX.set_cpu_mode(True)
+physx = PhysX()
+ovstage.population.register_usd_schemas([str(p) for p in physx_schema_paths()])
+stage = ovstage.Stage("usdjoints-mass-read")
+ovstage.population.open_usd(stage, sys.argv[1], ordinal=1, domains=ovstage.PopulationDomain.ALL)
+stage.advance_write_floor(ordinal=1).wait()
+physx.wait_task(physx.attach_ovstage(stage, read_ordinal=1))
+bodies = {}
+with physx.read_sync(SimObjectType.RIGID_BODY, ["mass", "inertia", "centerOfMassPosition"],
+                     scope=ObjectScope.ALL) as read:
+    names = read.dictionary
+    for group in read.groups:
+        if group.is_delete or not group.tensors:
+            continue
+        attribute = names.token_to_string(group.attribute)
+        rows = ([t.numpy().copy().tolist() for t in group.tensors] if group.is_array
+                else group.tensors[0].numpy().copy().tolist())
+        for path, row in zip(names.get_path_strings(group.prim_list), rows):
+            bodies.setdefault(path, {})[attribute] = row
+    read.groups.clear()
+os.write(out_fd, (json.dumps(bodies) + "\n").encode())
+os._exit(0)  # the read arrays are gone with the process; PhysX needs no teardown here
+"""
+
+MATERIALS_STAGE = """#usda 1.0
+(
+    metersPerUnit = 1
+    kilogramsPerUnit = 1
+    upAxis = "Z"
+)
+def PhysicsScene "Scene"
+{
+}
+def Material "Light" (prepend apiSchemas = ["PhysicsMaterialAPI"])
+{
+    float physics:density = 500
+}
+def Material "Heavy" (prepend apiSchemas = ["PhysicsMaterialAPI"])
+{
+    float physics:density = 2000
+}
+def Material "Slippery" (prepend apiSchemas = ["PhysicsMaterialAPI"])
+{
+    float physics:staticFriction = 0.1
+}
+"""
+
+
+def _material_body(name: str, x: float, *, material=None, physics_purpose=True, density=None, mass=None) -> str:
+    apis = ['"PhysicsRigidBodyAPI"', '"PhysicsCollisionAPI"'] + (['"PhysicsMassAPI"'] if density or mass else []) \
+        + (['"MaterialBindingAPI"'] if material else [])
+    lines = [f'def Cube "{name}" (prepend apiSchemas = [{", ".join(apis)}])', "{", "    double size = 0.2",
+             f"    double3 xformOp:translate = ({x}, 0, 5)", '    uniform token[] xformOpOrder = ["xformOp:translate"]']
+    if material:
+        lines.append(f"    rel material:binding{':physics' if physics_purpose else ''} = </{material}>")
+    if density:
+        lines.append(f"    float physics:density = {density}")
+    if mass:
+        lines.append(f"    float physics:mass = {mass}")
+    return "\n".join(lines + ["}", ""])
+
+
+TWO_MATERIALS = """def Xform "Mixed" (prepend apiSchemas = ["PhysicsRigidBodyAPI"])
+{
+    double3 xformOp:translate = (8, 0, 5)
+    uniform token[] xformOpOrder = ["xformOp:translate"]
+    def Cube "light" (prepend apiSchemas = ["PhysicsCollisionAPI", "MaterialBindingAPI"])
+    {
+        double size = 0.2
+        rel material:binding:physics = </Light>
+        double3 xformOp:translate = (0.3, 0, 0)
+        uniform token[] xformOpOrder = ["xformOp:translate"]
+    }
+    def Sphere "heavy" (prepend apiSchemas = ["PhysicsCollisionAPI", "MaterialBindingAPI"])
+    {
+        double radius = 0.1
+        rel material:binding:physics = </Heavy>
+        double3 xformOp:translate = (-0.2, 0.1, 0)
+        uniform token[] xformOpOrder = ["xformOp:translate"]
+    }
+}
+"""
+MATERIAL_BODIES = {  # name: (keywords, where the walk says the density came from)
+    "plain": ({}, "default"),
+    "light": ({"material": "Light"}, "/Light"),
+    "light_all_purposes": ({"material": "Light", "physics_purpose": False}, "/Light"),
+    "heavy": ({"material": "Heavy"}, "/Heavy"),
+    "light_body_density": ({"material": "Light", "density": 3000}, "body"),
+    "light_authored_mass": ({"material": "Light", "mass": 7}, "/Light"),
+    "no_density": ({"material": "Slippery"}, "default"),
+}
+
+
+def test_collider_material_density_gives_the_mass_physx_gives(tmp_path, ovphysx_probe):
+    """PhysX weighs a collider at its bound material's density when the body authors neither
+    physics:mass nor physics:density (a 0.2 m cube with a 500 kg/m^3 material: 4 kg), the body's
+    density over the material's, the authored mass over both, 1000 kg/m^3 for a material without
+    density; a body with two colliders of two materials sums them. Oracle: the mass, inertia and
+    centre of mass ovphysx holds after loading the stage; the walk's MassDesc names each
+    collider's density and where it came from."""
+    import json
+    import subprocess
+    import sys
+
+    body_text = "".join(_material_body(name, float(i), **keywords)
+                        for i, (name, (keywords, _origin)) in enumerate(MATERIAL_BODIES.items()))
+    stage = tmp_path / "materials.usda"
+    stage.write_text(MATERIALS_STAGE + body_text + TWO_MATERIALS)
+    done = subprocess.run([sys.executable, "-c", MASS_READ, str(stage)], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    physx = json.loads(done.stdout)
+    description = walk(str(stage), consumer="ovphysx")
+    for path in [f"/{name}" for name in MATERIAL_BODIES] + ["/Mixed"]:
+        ours = description.mass(path)
+        theirs = physx[path]
+        assert ours.mass == pytest.approx(theirs["mass"], rel=1e-5), path
+        assert ours.center_of_mass == pytest.approx(theirs["centerOfMassPosition"], abs=1e-6), path
+        assert [c for row in ours.inertia for c in row] == pytest.approx(theirs["inertia"], rel=1e-5, abs=1e-9), path
+    for name, (_keywords, origin) in MATERIAL_BODIES.items():
+        assert [d[2] for d in description.mass(f"/{name}").densities] == [origin]
+    assert description.mass("/light").mass == pytest.approx(500 * 0.2 ** 3)
+    assert description.mass("/light").source == "density"
+    assert sorted(d[1] for d in description.mass("/Mixed").densities) == [500.0, 2000.0]

@@ -82,6 +82,10 @@ class Profile:
     ``nested_roots``: ``reject`` a root inside another root, accept it with links already
     ``claimed`` by the outer one left to it, or gather it ``independent``ly (links shared).
     ``refuses_kinematic_articulations``: an articulation reaching a kinematic body is not built.
+    ``computes_mass``: the consumer resolves each body's mass properties (authored values, else
+    from its colliders' shapes and densities, else its defaults); without it only what is
+    authored is reported. ``material_density``: a collider's bound PhysicsMaterialAPI density
+    gives it mass when the body authors no physics:density.
     ``refuses_units``: stage metadata (metersPerUnit, kilogramsPerUnit) whose value, read but no
     positive finite number, makes the consumer load nothing of the stage.
     ``world_anchor_welds``: a non-fixed joint from the world to an articulation becomes its fixed base.
@@ -137,6 +141,8 @@ class Profile:
     refuses_kinematic_articulations: bool = False
     world_anchor_welds: bool = False
     refuses_units: frozenset = frozenset()
+    computes_mass: bool = True
+    material_density: bool = False
     articulation_roles: frozenset = frozenset({TREE, LOOP})
     listed_roles: frozenset = frozenset({TREE})
     seeds_inside_links: bool = True

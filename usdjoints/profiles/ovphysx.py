@@ -50,7 +50,12 @@ PROFILE = Profile(
     # nan or inf: attach fails with "physics source scan failed" and nothing is simulated
     # (1e-30 loads; an upAxis other than Y or Z loads)
     refuses_units=frozenset({"metersPerUnit", "kilogramsPerUnit"}),
-    world_anchor_welds=True,  # a hinge from the world to an articulation becomes its fixed base
+    world_anchor_welds=True,
+    # measured (tests/oracle/test_walk_vs_ovphysx.py, a 0.2 m cube): a collider's bound material
+    # density gives the mass (500 kg/m^3: 4 kg, physics-purpose binding or not); the body's
+    # physics:density wins over it (3000: 24 kg) and physics:mass over both; a material without
+    # density leaves PhysX's 1000 kg/m^3
+    material_density=True,  # a hinge from the world to an articulation becomes its fixed base
     dof_columns=PHYSX_AXIS_COLUMNS,  # armature, speed limit and friction per axis
     articulation_roles=frozenset({TREE}),  # a loop-closing joint is simulated beside the articulation
     # measured (tests/oracle/test_articulation_graph_ovphysx.py): of several joints on one body
@@ -70,6 +75,7 @@ PROFILE = Profile(
         "With the root API on a dynamic link, kinematic bodies jointed to the articulation become dynamic links.",
         "An articulation root on a disabled joint is ignored: no articulation is built from it.",
         "A stage whose metersPerUnit or kilogramsPerUnit is no positive finite number is not loaded at all.",
+        "A body without physics:mass or physics:density takes its mass from each collider's material density, else 1000 kg/m^3.",
         "Rotational gains are multiplied by 180/pi and targets converted to radians when read.",
     ),
 )
