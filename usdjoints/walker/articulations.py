@@ -32,6 +32,7 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
     diagnostics: list[Diagnostic] = []
     joints_by_body = _joints_by_body(joints, _link_of(bodies, consumer))
     joint_by_path = {j.path: j for j in joints}
+    excluded_enabled = [j for j in joints if j.enabled and j.excluded]  # in stage order, read once for every root
 
     kinematic_joints: Optional[dict] = None  # every enabled body's joints, made when a root takes kinematic links
     accepted_roots = _accepted_roots(roots, root_is_joint, joint_by_path, bodies, consumer, diagnostics)
@@ -95,8 +96,7 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
             tree_joints = [j for j in tree_joints if j not in anchor_joints]
             base = root
         link_set = set(links)
-        excluded_joints = [j.path for j in joints if j.enabled and j.excluded
-                           and (j.side0.body in link_set or j.side1.body in link_set)]
+        excluded_joints = [j.path for j in excluded_enabled if j.side0.body in link_set or j.side1.body in link_set]
         root_joint = joint_by_path.get(root) if root in root_is_joint else None
         elected = profile.elect_roots(root, root_joint, root in bodies.records, scopes,
                                       _incidence(scopes, link_joints, is_link))
