@@ -309,12 +309,15 @@ class MassDesc:
     """A body's mass properties as one consumer resolves them, in SI units [kg, m, kg m^2].
 
     ``source`` says where the mass came from: ``authored`` (physics:mass), ``density`` (the
-    colliders' volume at the authored physics:density), ``shapes`` (the colliders at PhysX's
-    default density, 1000 kg/m^3), ``default`` (nothing gives one: PhysX's 1 stage mass unit), or
+    colliders' volume at an authored density: the body's physics:density, else, for consumers
+    that read it, a collider's material density), ``shapes`` (the colliders at PhysX's default
+    density, 1000 kg/m^3), ``default`` (nothing gives one: PhysX's 1 stage mass unit), or
     ``unset`` (OpenUSD's parser computes none). ``inertia_source`` likewise (``default``: the
     0.1 m sphere PhysX uses). ``inertia`` is the 3x3 tensor about ``center_of_mass`` in body axes.
     Values may be non-finite (huge units or dimensions); the model builder refuses them.
     ``stand_in``: the mass only stands in for none (customData usdjoints:massStandIn).
+    ``densities``: per collider that gave mass, (collider path, density [kg/m^3], origin): origin
+    ``body`` (its physics:density), the bound material's path, or ``default``.
     """
 
     mass: float
@@ -325,6 +328,7 @@ class MassDesc:
     colliders: tuple[str, ...] = ()  # the colliders that gave it mass
     authored_diagonal: Optional[Vec3] = None  # physics:diagonalInertia as authored [stage units]
     stand_in: bool = False
+    densities: tuple[tuple[str, float, str], ...] = ()
 
     @property
     def defaulted(self) -> tuple[str, ...]:

@@ -70,10 +70,25 @@ class ArticulationRefused(DiagnosticRule):
 class RootOnNonLink(DiagnosticRule):
     id = "root-on-non-link"
     code = "root-on-non-link"
-    description = "PhysicsArticulationRootAPI on a kinematic or disabled body: PhysX ignores the articulation"
+    description = "PhysicsArticulationRootAPI on a kinematic or disabled body, or on a disabled joint: PhysX ignores the articulation"
     severity = "error"
     consumers = ("ovphysx", "usdjoints")
     fix = "put the root on a dynamic body, on an ancestor Xform, or on the fixed joint to the world"
+
+
+class KinematicLink(DiagnosticRule):
+    """Measured with ovphysx 0.7: the root API on a dynamic link and a joint from it to a kinematic
+    body: the body is a link of the articulation and falls with it; with the joint excluded the
+    body stays kinematic and holds the articulation."""
+
+    id = "kinematic-link"
+    code = "kinematic-link"
+    description = ("a kinematic body jointed to an articulation rooted on a dynamic body: PhysX makes it a link and "
+                   "simulates it as dynamic")
+    severity = "warning"
+    consumers = ("ovphysx",)
+    fix = ("set excludeFromArticulation on the joint to the kinematic body (PhysX then keeps the body kinematic and "
+           "holds the articulation to it), or make the body dynamic")
 
 
 class EmptyArticulation(DiagnosticRule):
@@ -138,5 +153,5 @@ class RootElectedElsewhere(Rule):
                                f"joint instead of a fixed base (base link {articulation.base})")
 
 
-RULES = (ArticulationLoop, NestedRoot, WeldedAnchor, ArticulationRefused, RootOnNonLink, EmptyArticulation, DisabledJointCutsLinks,
+RULES = (ArticulationLoop, NestedRoot, WeldedAnchor, ArticulationRefused, RootOnNonLink, KinematicLink, EmptyArticulation, DisabledJointCutsLinks,
          RootElectedElsewhere)

@@ -70,6 +70,7 @@ class RevoluteLimitBeyondTurn(Rule):
     and hold (a driven joint stops at exactly -400 deg)."""
 
     id = "revolute-limit-beyond-turn"
+    covers = ("limit-beyond-turn",)  # the walker's diagnostic of the same clamp, bound by bound
     description = "a standalone revolute bound beyond +-180 deg: PhysX clamps it to +-180 deg"
     severity = "warning"
     consumers = ("ovphysx",)
@@ -254,15 +255,6 @@ class NotAJoint(DiagnosticRule):
     fix = "fix the type name (e.g. PhysicsDistanceJoint, not DistancePhysicsJoint)"
 
 
-class ArticulationLimitBeyondTurn(DiagnosticRule):
-    id = "articulation-limit-beyond-turn"
-    code = "limit-beyond-turn"
-    description = "a revolute bound inside an articulation beyond one turn (+-360 deg): PhysX clamps it to +-360 deg"
-    severity = "warning"
-    consumers = ("ovphysx",)
-    fix = "keep articulation revolute bounds within [-360, 360] deg, or make them infinite"
-
-
 class InvalidStageUnits(DiagnosticRule):
     id = "invalid-stage-units"
     code = "invalid-stage-units"
@@ -271,5 +263,5 @@ class InvalidStageUnits(DiagnosticRule):
     fix = "author a positive finite metersPerUnit and kilogramsPerUnit, and upAxis Y or Z, in the root layer"
 
 
-RULES = (LowerAboveUpper, MinAboveMax, RevoluteLimitBeyondTurn, ArticulationLimitBeyondTurn, InvalidStageUnits, LimitLooksRadians, NonUnitQuaternion,
+RULES = (LowerAboveUpper, MinAboveMax, RevoluteLimitBeyondTurn, InvalidStageUnits, LimitLooksRadians, NonUnitQuaternion,
          NonFiniteValue, SchemaTypeMismatch, InvalidValueType, InvalidXformOp, NotAJoint)

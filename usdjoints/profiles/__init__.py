@@ -14,8 +14,12 @@ A profile (:class:`~usdjoints.profiles.base.Profile`) holds:
   loop-closing, self-referencing and excluded joints; :meth:`articulates` keeps a joint type out,
   as PhysX does distance joints), :meth:`order_body_joints` and :meth:`tree_start` (of several
   joints on one body pair, which one the tree keeps and which closes a loop), :meth:`elect_roots`
-  (root and base election, per connected component; profiles/graph.py holds the parser's), and
-  the nested-root policy.
+  (root and base election, per connected component; profiles/graph.py holds the parser's),
+  :meth:`accepts_root_on` / :meth:`accepts_root_on_joint` (roots on disabled or kinematic bodies,
+  on disabled joints), whether a root on a body takes kinematic bodies as links, and the
+  nested-root policy;
+- mass data: whether the consumer resolves masses at all, and whether a collider's material
+  density weighs it; the stage units it refuses to load.
 
 Adding a consumer
 -----------------

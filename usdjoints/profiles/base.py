@@ -57,8 +57,8 @@ class Profile:
     ``one_sided_revolute``: for "articulation" and "standalone" joints, what a revolute limit with
     exactly one bound becomes: ``open`` (that side stays open), ``disable`` (no limit), ``lock``
     (rejected, the hinge is locked at [0, 0]) or ``clamp`` (the open side at ``standalone_revolute_clamp``).
-    ``articulation_revolute_range``: an articulation revolute limit is clamped to +-this [deg]
-    (None: never clamped).
+    ``standalone_revolute_range``: a finite bound of a revolute joint outside articulations is
+    clamped to +-this [deg] (None: never clamped); inside an articulation no bound is clamped.
     ``articulation_d6_translational_drives``: whether an articulation D6 joint reads its
     translational drives.
     ``reads_unauthored_as``: "producer" (what USD population wrote) or "usd" (the schema fallback).
@@ -75,10 +75,19 @@ class Profile:
     in world space, or has it ``lifted`` through the target's transform.
     ``kinematic_links``: a kinematic body can be an articulation link.
     ``root_on_body_is_base``: an articulation root on a dynamic body is the user's floating base.
+    ``body_root_kinematic_links``: with the root API on a dynamic body, the kinematic bodies its
+    joints reach are links too (simulated as dynamic).
     ``root_on_non_link``: ``reject`` or ``accept`` a root on a disabled or kinematic body.
+    ``root_on_disabled_joint``: ``reject`` or ``accept`` a root on a joint with jointEnabled = false.
     ``nested_roots``: ``reject`` a root inside another root, accept it with links already
     ``claimed`` by the outer one left to it, or gather it ``independent``ly (links shared).
     ``refuses_kinematic_articulations``: an articulation reaching a kinematic body is not built.
+    ``computes_mass``: the consumer resolves each body's mass properties (authored values, else
+    from its colliders' shapes and densities, else its defaults); without it only what is
+    authored is reported. ``material_density``: a collider's bound PhysicsMaterialAPI density
+    gives it mass when the body authors no physics:density.
+    ``refuses_units``: stage metadata (metersPerUnit, kilogramsPerUnit) whose value, read but no
+    positive finite number, makes the consumer load nothing of the stage.
     ``world_anchor_welds``: a non-fixed joint from the world to an articulation becomes its fixed base.
     ``articulation_roles``: which joints touching an articulation's links belong to it (their
     ``articulation`` index): ``tree``, ``loop`` (closing a loop; a joint with both sides on one
@@ -112,7 +121,7 @@ class Profile:
     one_sided_revolute: Mapping[str, str] = field(
         default_factory=lambda: MappingProxyType({"articulation": OPEN, "standalone": OPEN}))
     standalone_revolute_clamp: float = 180.0
-    articulation_revolute_range: Optional[float] = None
+    standalone_revolute_range: Optional[float] = None
     articulation_d6_translational_drives: bool = True
     reads_unauthored_as: str = "usd"
     reads_invalid_as: str = "fallback"
@@ -125,10 +134,15 @@ class Profile:
     unresolved_frame: str = "lifted"
     kinematic_links: bool = False
     root_on_body_is_base: bool = False
+    body_root_kinematic_links: bool = False
     root_on_non_link: str = "reject"
+    root_on_disabled_joint: str = "accept"
     nested_roots: str = SHARE_CLAIMED
     refuses_kinematic_articulations: bool = False
     world_anchor_welds: bool = False
+    refuses_units: frozenset = frozenset()
+    computes_mass: bool = True
+    material_density: bool = False
     articulation_roles: frozenset = frozenset({TREE, LOOP})
     listed_roles: frozenset = frozenset({TREE})
     seeds_inside_links: bool = True
@@ -155,8 +169,8 @@ class Profile:
     def one_sided_revolute_policy(self, in_articulation: bool) -> str:
         return self.one_sided_revolute["articulation" if in_articulation else "standalone"]
 
-    def clamps_articulation_revolute(self, in_articulation: bool) -> bool:
-        return in_articulation and self.articulation_revolute_range is not None
+    def clamps_standalone_revolute(self, in_articulation: bool) -> bool:
+        return not in_articulation and self.standalone_revolute_range is not None
 
     def reads_drive(self, joint_type: str, instance: str, in_articulation: bool) -> bool:
         """Whether an applied PhysicsDriveAPI:<instance> the joint type declares is read."""
@@ -215,6 +229,10 @@ class Profile:
         if record is None or self.root_on_non_link == "accept":
             return True
         return record.enabled and not record.kinematic
+
+    def accepts_root_on_joint(self, record) -> bool:
+        """Whether a root on the joint ``record`` (a JointRecord) is taken."""
+        return record.enabled or self.root_on_disabled_joint == "accept"
 
     def order_body_joints(self, joints: Sequence) -> Sequence:
         """The order in which the graph pass tries the joints (JointRecords) of one body."""

@@ -19,6 +19,7 @@ PROFILE = Profile(
     root_on_non_link="reject",
     nested_roots=SHARE_CLAIMED,  # warned, and gathers only links the outer root left
     dof_columns=PHYSX_AXIS_COLUMNS,  # armature, speed limit and friction per axis
+    material_density=True,  # masses are resolved as PhysX resolves them
     articulation_roles=frozenset({TREE, LOOP}),  # loops are closed by constraints in the simulator
     notes=(
         "A limit is on when either bound is finite; an infinite bound leaves that side open.",

@@ -60,6 +60,7 @@ PROFILE = ParserProfile(
     nested_roots=INDEPENDENT,  # each root is gathered on its own: nested roots share links
     refuses_kinematic_articulations=False,
     world_anchor_welds=False,
+    computes_mass=False,  # the parser reports the authored mass values and resolves none
     # every enabled joint touching a link is the articulation's, excluded and loop-closing ones too
     articulation_roles=frozenset({TREE, LOOP, EXCLUDED}),
     listed_roles=frozenset({TREE, LOOP, EXCLUDED}),

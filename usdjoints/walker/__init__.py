@@ -131,7 +131,7 @@ def _describe(scan: StageScan, consumer: str, shared: dict) -> StageDescription:
         joints.append(joint)
         diagnostics.extend(notes)
     units = read_units(scan.stage, consumer)
-    diagnostics.extend(unit_diagnostics(units))
+    diagnostics.extend(unit_diagnostics(units, scan.stage, consumer))
     bodies = scan.bodies.descs(view)
     physical = _physical(scan, shared, units)
     scene = read_scene(scan.stage, scan.scenes, units, physical["values"])

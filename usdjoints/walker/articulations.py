@@ -30,16 +30,12 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
     """Gather the links and joints of every articulation root, in stage order."""
     profile = PROFILES[consumer]
     diagnostics: list[Diagnostic] = []
-    joints_by_body: dict[str, list[JointRecord]] = defaultdict(list)
+    joints_by_body = _joints_by_body(joints, _link_of(bodies, consumer))
     joint_by_path = {j.path: j for j in joints}
-    for joint in joints:
-        if not joint.enabled:
-            continue
-        for body in (joint.side0.body, joint.side1.body):
-            if bodies.is_link(body, consumer):
-                joints_by_body[body].append(joint)
+    excluded_enabled = [j for j in joints if j.enabled and j.excluded]  # in stage order, read once for every root
 
-    accepted_roots = _accepted_roots(roots, bodies, consumer, diagnostics)
+    kinematic_joints: Optional[dict] = None  # every enabled body's joints, made when a root takes kinematic links
+    accepted_roots = _accepted_roots(roots, root_is_joint, joint_by_path, bodies, consumer, diagnostics)
     bodies_under = _bodies_under(accepted_roots, root_is_joint, joint_by_path, body_order, bodies, consumer)
     claimed: set[str] = set()
     articulations: list[ArticulationDesc] = []
@@ -49,6 +45,13 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
         # floating base, and joints from that articulation to the world stay standalone joints
         # (measured with ovphysx 0.7: the weld is simulated beside the articulation).
         user_body_root = profile.root_on_body_is_base and root in bodies.records
+        # with the root on a body, PhysX also takes the kinematic bodies its joints reach as links
+        takes_kinematic = user_body_root and profile.body_root_kinematic_links
+        if takes_kinematic and kinematic_joints is None:
+            kinematic_joints = _joints_by_body(joints, lambda body: body in bodies.records
+                                               and bodies.records[body].enabled)
+        link_joints = kinematic_joints if takes_kinematic else joints_by_body
+        is_link = _enabled_body(bodies) if takes_kinematic else _link_of(bodies, consumer)
         base_hint: Optional[str] = None
         if root in root_is_joint:
             record = joint_by_path.get(root)
@@ -68,16 +71,16 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
         for seed in seeds:
             if seed in claimed or (not profile.seeds_inside_links and _inside(seed, gathered)):
                 continue
-            if seed not in joints_by_body:
+            if seed not in link_joints:
                 if profile.jointless_seeds and root not in root_is_joint and root not in bodies.records:
                     scopes.append((seed, ()))  # the consumer still elects it a root
                 continue  # a body with no enabled joint is no link of an articulation
-            component = _walk_component(seed, joints_by_body, bodies, consumer, profile)
+            component = _walk_component(seed, link_joints, is_link, profile)
             if profile.tree_from != "seed":
-                incidence = _incidence([(seed, tuple(component.links))], joints_by_body, bodies, consumer)
+                incidence = _incidence([(seed, tuple(component.links))], link_joints, is_link)
                 start = profile.tree_start(seed, root, root in bodies.records, incidence)
                 if start != seed:
-                    component = _walk_component(start, joints_by_body, bodies, consumer, profile)
+                    component = _walk_component(start, link_joints, is_link, profile)
             scopes.append((seed, tuple(component.links)))
             gathered.extend(component.links)
             claimed.update(component.links)
@@ -93,11 +96,10 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
             tree_joints = [j for j in tree_joints if j not in anchor_joints]
             base = root
         link_set = set(links)
-        excluded_joints = [j.path for j in joints if j.enabled and j.excluded
-                           and (j.side0.body in link_set or j.side1.body in link_set)]
+        excluded_joints = [j.path for j in excluded_enabled if j.side0.body in link_set or j.side1.body in link_set]
         root_joint = joint_by_path.get(root) if root in root_is_joint else None
         elected = profile.elect_roots(root, root_joint, root in bodies.records, scopes,
-                                      _incidence(scopes, joints_by_body, bodies, consumer))
+                                      _incidence(scopes, link_joints, is_link))
         if elected is not None:
             root_prims, base = elected
         else:
@@ -111,6 +113,13 @@ def build_articulations(roots: Sequence[str], root_is_joint: dict, joints: Seque
                     "articulation and simulates its joints standalone", "articulation-refused",
                     related=(kinematic,)))
                 continue
+        if takes_kinematic:
+            for link in links:
+                if bodies.records[link].kinematic:
+                    diagnostics.append(Diagnostic(
+                        "warning", link, f"articulation {root}, rooted on a body, reaches this kinematic body: "
+                        f"{profile.title} makes it a link and simulates it as a dynamic body (it falls with the "
+                        "articulation)", "kinematic-link", attribute="physics:kinematicEnabled", related=(root,)))
         index = len(articulations)
         # PhysX simulates a loop-closing joint beside the articulation (measured: "closed
         # articulation, which is not supported"); OpenUSD's parser and usdjoints keep it in.
@@ -137,7 +146,35 @@ def _inside(path: str, links: Sequence[str]) -> bool:
     return any(path == link or path.startswith(link + "/") for link in links)
 
 
-def _incidence(scopes, joints_by_body: dict, bodies: BodyIndex, consumer: str) -> dict:
+def _joints_by_body(joints: Sequence[JointRecord], is_link) -> dict:
+    """Each body ``is_link`` takes, with its enabled joints in stage order (a joint with both sides
+    on one body listed twice)."""
+    out: dict[str, list[JointRecord]] = defaultdict(list)
+    for joint in joints:
+        if not joint.enabled:
+            continue
+        for body in (joint.side0.body, joint.side1.body):
+            if is_link(body):
+                out[body].append(joint)
+    return out
+
+
+def _link_of(bodies: BodyIndex, consumer: str):
+    """``consumer``'s link predicate: a body path (or None, the world) -> whether it is a link."""
+    return lambda path: bodies.is_link(path, consumer)
+
+
+def _enabled_body(bodies: BodyIndex):
+    """The link predicate of a root that takes kinematic bodies: any enabled rigid body."""
+    records = bodies.records
+
+    def is_link(path):
+        record = records.get(path) if path else None
+        return record is not None and record.enabled
+    return is_link
+
+
+def _incidence(scopes, joints_by_body: dict, is_link) -> dict:
     """For each link of ``scopes``: its enabled joints as (joint path, other link or None, excluded),
     in stage order; None when the other side is the world or no link. A joint with both sides on
     the link appears twice, as it does in the consumers' body-to-joint maps."""
@@ -147,7 +184,7 @@ def _incidence(scopes, joints_by_body: dict, bodies: BodyIndex, consumer: str) -
             entries = []
             for joint in joints_by_body.get(link, ()):  # a joint on one body is listed once per side
                 other = joint.side1.body if joint.side0.body == link else joint.side0.body
-                entries.append((joint.path, other if bodies.is_link(other, consumer) else None, joint.excluded))
+                entries.append((joint.path, other if is_link(other) else None, joint.excluded))
             out[link] = entries
     return out
 
@@ -214,7 +251,8 @@ def _outer_root(root: str, roots: set) -> Optional[str]:
     return None
 
 
-def _accepted_roots(roots: Sequence[str], bodies: BodyIndex, consumer: str, diagnostics: list) -> list[str]:
+def _accepted_roots(roots: Sequence[str], root_is_joint: dict, joint_by_path: dict, bodies: BodyIndex, consumer: str,
+                    diagnostics: list) -> list[str]:
     profile = PROFILES[consumer]
     accepted = []
     root_set = set(roots)
@@ -223,6 +261,12 @@ def _accepted_roots(roots: Sequence[str], bodies: BodyIndex, consumer: str, diag
             diagnostics.append(Diagnostic(
                 "error", root, "PhysicsArticulationRootAPI on a disabled or kinematic body: PhysX ignores it",
                 "root-on-non-link"))
+            continue
+        record = joint_by_path.get(root) if root in root_is_joint else None
+        if record is not None and not profile.accepts_root_on_joint(record):
+            diagnostics.append(Diagnostic(
+                "error", root, f"PhysicsArticulationRootAPI on a disabled joint: {profile.title} builds no "
+                "articulation from it", "root-on-non-link", attribute="physics:jointEnabled"))
             continue
         outer = _outer_root(root, root_set)
         if outer is not None:
@@ -246,7 +290,7 @@ class _Component:
     anchor_links: list
 
 
-def _walk_component(seed: str, joints_by_body: dict, bodies: BodyIndex, consumer: str, profile) -> _Component:
+def _walk_component(seed: str, joints_by_body: dict, is_link, profile) -> _Component:
     """Depth-first over non-excluded joints from ``seed``, in joint order, as PhysX and OpenUSD's
     parser recurse (so the same joint is found to close a loop); records world anchors and loops."""
     component = _Component([seed], [], [], [], [])
@@ -263,7 +307,7 @@ def _walk_component(seed: str, joints_by_body: dict, bodies: BodyIndex, consumer
             continue
         used_joints.add(joint.path)
         other = joint.side1.body if joint.side0.body == link else joint.side0.body
-        if other is None or not bodies.is_link(other, consumer):
+        if other is None or not is_link(other):
             component.anchor_joints.append(joint.path)
             component.anchor_links.append(link)
             component.tree_joints.append(joint.path)

@@ -38,6 +38,7 @@ EMPTY_ARTICULATION = "empty-articulation"
 NESTED_ROOT = "nested-root"
 ROOT_ON_NON_LINK = "root-on-non-link"
 WELDED_ANCHOR = "welded-anchor"
+KINEMATIC_LINK = "kinematic-link"
 # mass and colliders (walker/mass.py, walker/scene.py)
 COLLIDER_NO_MASS = "collider-no-mass"
 NO_MASS_NO_COLLIDER = "no-mass-no-collider"
@@ -63,7 +64,7 @@ SEVERITY: dict[str, tuple[str, ...]] = {  # code -> the severities it is emitted
     ARTICULATION_D6_DRIVE: ("warning",), UNREAD_INSTANCE: ("warning",), COUPLING_MISSING_RELATIONSHIP: ("error",),
     COUPLING_ZERO_RATIO: ("error",), COUPLING_UNSEEN: ("info",),
     ARTICULATION_LOOP: ("error",), ARTICULATION_REFUSED: ("error",), EMPTY_ARTICULATION: ("warning",),
-    NESTED_ROOT: ("error", "warning"), ROOT_ON_NON_LINK: ("error",), WELDED_ANCHOR: ("error",),
+    NESTED_ROOT: ("error", "warning"), ROOT_ON_NON_LINK: ("error",), WELDED_ANCHOR: ("error",), KINEMATIC_LINK: ("warning",),
     COLLIDER_NO_MASS: ("warning",), NO_MASS_NO_COLLIDER: ("warning",),
     NEWTON_REFUSES_STAGE: ("error",), NEWTON_UNITS_IGNORED: ("warning",), NEWTON_JOINT_DROPPED: ("warning", "info"),
     NEWTON_FLIPPED: ("info",), NEWTON_ACCELERATION_DRIVE: ("warning",), NEWTON_CONE_IGNORED: ("warning",),

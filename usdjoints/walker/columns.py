@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping, NamedTuple
 
-from pxr import Gf
+from pxr import Gf, Tf
 
 from .. import contract
 from ..contract.registry import to_python as _to_python_general
@@ -21,6 +21,7 @@ from ..profiles import PROFILES
 from ..provenance import Resolved, Source
 
 _PLAIN = (float, bool, str, int, type(None))
+_SCALARS = frozenset({float, bool, str, int})
 _VALUES = (float, bool, str, int, tuple)  # parser defaults that are values (not a Marker or UnitsScaled)
 _VECTORS = (Gf.Vec3f, Gf.Vec3d, Gf.Vec2f, Gf.Vec2d, Gf.Vec4f, Gf.Vec4d)  # float and double: a buffer
 _HALF_VECTORS = (Gf.Vec3h, Gf.Vec2h, Gf.Vec4h)  # half floats: Python's buffers do not read them
@@ -122,8 +123,6 @@ class Signatures:
 def _targets(prim, name: str) -> tuple[str, ...]:
     """A relationship's targets; an attribute of that name, or targets USD cannot compose
     (a target path that is no path), leave it without targets."""
-    from pxr import Tf
-
     relationship = prim.GetRelationship(name)
     if not relationship:
         return ()
@@ -141,8 +140,6 @@ def _read_value(prim, name: str, info: ColumnInfo, may_have_samples: bool) -> tu
     schema's type. A number of another precision (``double`` for ``float``) reaches Python as the
     same ``float`` and is told by the audit's schema-type-mismatch rule instead.
     """
-    from pxr import Tf
-
     attribute = prim.GetAttribute(name)
     if not attribute:  # a relationship authored under an attribute's name
         return (Invalid("rel", _type_name(info.value_type), "a relationship where the schema declares an attribute"),
@@ -180,6 +177,9 @@ def _authored_type(attribute) -> str:
 def _conforms(value, fallback) -> bool:
     """Whether a value read from an attribute of the declared type has its fallback's shape
     (a crate can hold a value of another type than its spec declares)."""
+    kind = type(value)
+    if kind is type(fallback) and kind in _SCALARS:
+        return True  # the common case: a float, bool, str or int where one is declared
     if fallback is None:
         return True
     if isinstance(fallback, bool) or isinstance(value, bool):
@@ -333,6 +333,8 @@ class ColumnView:
 def value_diagnostics(path: str, raw: RawColumns) -> list:
     """Errors for authored values no consumer reads as written: another value type than the
     schema declares, or unreadable values (NaN and infinities are the audit's non-finite-value)."""
+    if not any(type(value) is Invalid for value, _sampled in raw.values.values()):
+        return []  # the common case: nothing to report, nothing to sort
     from ..descriptors import Diagnostic
 
     out = []

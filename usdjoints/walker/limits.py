@@ -38,8 +38,9 @@ def typed_limits(joint_type: str, columns: Mapping[str, Resolved], consumer: str
         one_sided = is_bound(low, False) != is_bound(high, True)
         if joint_type == "revolute" and one_sided:
             low, high, enabled = _one_sided_revolute(low, high, enabled, profile, in_articulation, path, diagnostics)
-        elif joint_type == "revolute" and enabled and profile.clamps_articulation_revolute(in_articulation):
-            low, high = _clamp_turn(low, high, profile.articulation_revolute_range, profile.title, path, diagnostics)
+        if joint_type == "revolute" and enabled and profile.clamps_standalone_revolute(in_articulation):
+            low, high = _clamp_half_turn(low, high, profile.standalone_revolute_range, profile.title, path,
+                                         diagnostics)
         return (LimitDesc(dof, enabled, low, high),), tuple(diagnostics)
     if joint_type == "spherical":
         angle0 = float(columns["physics:coneAngle0Limit"].value)
@@ -81,13 +82,20 @@ def _one_sided_revolute(low, high, enabled, profile, in_articulation, path, diag
     return low, high, enabled
 
 
-def _clamp_turn(low, high, turn, who, path, diagnostics):
-    clamped = (max(low, -turn), min(high, turn))
-    if clamped != (low, high):
-        diagnostics.append(Diagnostic(
-            "warning", path, f"revolute limit [{low}, {high}] deg exceeds one turn: {who} clamps it to "
-            f"[{clamped[0]}, {clamped[1]}]", "limit-beyond-turn"))
-    return clamped
+def _clamp_half_turn(low, high, turn, who, path, diagnostics):
+    """A standalone revolute joint's finite bounds beyond +-``turn`` deg, clamped to it: one
+    diagnostic per bound, naming its column."""
+    bounds = []
+    for name, value, upper in (("physics:lowerLimit", low, False), ("physics:upperLimit", high, True)):
+        if is_bound(value, upper) and abs(value) > turn:
+            clamped = math.copysign(turn, value)
+            diagnostics.append(Diagnostic(
+                "warning", path, f"{name} = {value:g} deg on a joint outside articulations: {who} clamps it to "
+                f"{clamped:g} deg, where it does not hold (the hinge turns on past it)", "limit-beyond-turn",
+                attribute=name))
+            value = clamped
+        bounds.append(value)
+    return bounds[0], bounds[1]
 
 
 def d6_limits(applied: frozenset[str], columns: Mapping[str, Resolved], consumer: str, in_articulation: bool,

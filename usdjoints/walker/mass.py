@@ -2,8 +2,10 @@
 
 PhysX and usdjoints: PhysicsMassAPI values win where authored (mass, centre of mass, diagonal
 inertia with its principal axes); what is missing is computed from the body's colliders (cube,
-sphere, capsule, cylinder) at the body's physics:density, else PhysX's default density of
-1000 kg/m^3. What nothing gives a body PhysX makes up (measured with ovphysx 0.7 on a metres
+sphere, capsule, cylinder) at the body's physics:density, else (profiles with
+``material_density``) each collider's bound material density, else PhysX's default density of
+1000 kg/m^3 (measured with ovphysx 0.7: tests/oracle/test_walk_vs_ovphysx.py). Which density
+each collider was weighed at, and where it came from, is the MassDesc's ``densities``. What nothing gives a body PhysX makes up (measured with ovphysx 0.7 on a metres
 stage, tests/sim/test_default_mass.py; ../shared/reference/FACTS.md): a body with no mass and no
 collider weighs 1 (stage mass unit) and falls under gravity; a body without rotational inertia
 (none authored, no collider to derive it from) gets that of a solid sphere of radius 0.1 m,
@@ -25,7 +27,7 @@ import numpy as np
 
 from ..descriptors import ColliderDesc, Diagnostic, MassDesc
 from ..provenance import Resolved
-from .scene import COMPUTES_NO_MASS
+from ..profiles import PROFILES
 
 DEFAULT_DENSITY = 1000.0  # [kg/m^3], PhysX's default when neither body nor material gives one
 DEFAULT_MASS = 1.0  # [stage mass units], PhysX's mass for a body nothing gives one
@@ -85,19 +87,22 @@ def _resolve(path, columns: Mapping[str, Resolved], colliders, consumer, mpu, kp
             else np.eye(3)
         authored_inertia = axes @ np.diag(diagonal) @ axes.T
     com = np.array(columns["physics:centerOfMass"].value, dtype=float) * mpu if com_authored else np.zeros(3)
-    if consumer in COMPUTES_NO_MASS:  # the parser reports what is authored and computes nothing
+    profile = PROFILES[consumer]
+    if not profile.computes_mass:  # the parser reports what is authored and computes nothing
         mass = authored_mass * kpu
         inertia = authored_inertia if diag_authored else np.zeros((3, 3))
         return MassDesc(float(mass), tuple(float(c) for c in com), _vec(inertia),
                         "authored" if authored_mass > 0.0 else "unset", "authored" if diag_authored else "unset",
                         (), authored_diagonal, stand_in)
     density = float(columns["physics:density"].value) if "physics:density" in columns else 0.0
-    density_si = density * kpu / mpu ** 3 if density > 0 else DEFAULT_DENSITY
-    shape_mass, shape_com, shape_inertia, used = _shapes(colliders, mpu, density_si)
+    body_density = density * kpu / mpu ** 3 if density > 0 else None
+    shape_mass, shape_com, shape_inertia, used, densities = _shapes(colliders, mpu, kpu, body_density,
+                                                                     profile.material_density)
     mass = authored_mass * kpu
     source = "authored"
     if not mass > 0.0:
-        mass, source = shape_mass, ("density" if density > 0 else "shapes")
+        weighed = any(origin != "default" for _path, _density, origin in densities)
+        mass, source = shape_mass, ("density" if weighed else "shapes")
     if not com_authored:
         com = shape_com
     diag_authored = diag_authored and any(float(c) != 0.0 for c in authored_diagonal)  # PhysX: zero = unset
@@ -112,12 +117,24 @@ def _resolve(path, columns: Mapping[str, Resolved], colliders, consumer, mpu, kp
     if not diag_authored and not np.trace(inertia) > 0.0:  # an authored nonzero inertia is kept
         inertia, inertia_source = np.eye(3) * (0.4 * mass * DEFAULT_SPHERE_RADIUS ** 2), "default"
     return MassDesc(float(mass), tuple(float(c) for c in com), _vec(inertia), source, inertia_source,
-                    used, authored_diagonal, stand_in)
+                    used, authored_diagonal, stand_in, densities)
 
 
-def _shapes(colliders, mpu, density):
-    """Total mass [kg], com [m] and inertia about that com [kg m^2] of a body's colliders."""
-    parts, used = [], []
+def _density(collider, kpu, mpu, body_density, material_density: bool):
+    """(density [kg/m^3], origin) a collider is weighed at: the body's physics:density ("body"),
+    else its material's (the material's path), else PhysX's default ("default")."""
+    if body_density is not None:
+        return body_density, "body"
+    material = collider.material
+    if material_density and material.path is not None and material.density > 0.0:
+        return material.density * kpu / mpu ** 3, material.path
+    return DEFAULT_DENSITY, "default"
+
+
+def _shapes(colliders, mpu, kpu, body_density, material_density: bool):
+    """Total mass [kg], com [m] and inertia about that com [kg m^2] of a body's colliders, the
+    colliders that gave mass, and (collider, density [kg/m^3], origin) of each."""
+    parts, used, densities = [], [], []
     for collider in colliders:
         scale = np.array(collider.body_scale, dtype=float)
         rotation = quat_to_matrix(collider.body_pose.orientation)
@@ -128,18 +145,20 @@ def _shapes(colliders, mpu, density):
         volume, inertia_per_mass = solid
         if not (np.isfinite(volume) and volume > 0.0 and np.all(np.isfinite(inertia_per_mass))):
             continue  # collider-no-mass (collider_volume_diagnostics)
+        density, origin = _density(collider, kpu, mpu, body_density, material_density)
         m = volume * density
         parts.append((m, centre, rotation @ (inertia_per_mass * m) @ rotation.T))
         used.append(collider.path)
+        densities.append((collider.path, float(density), origin))
     total = sum(p[0] for p in parts)
     if total <= 0.0:
-        return 0.0, np.zeros(3), np.zeros((3, 3)), ()
+        return 0.0, np.zeros(3), np.zeros((3, 3)), (), ()
     com = sum(p[0] * p[1] for p in parts) / total
     inertia = np.zeros((3, 3))
     for m, centre, inertia_c in parts:
         d = centre - com
         inertia += inertia_c + m * (float(d @ d) * np.eye(3) - np.outer(d, d))
-    return total, com, inertia, tuple(used)
+    return total, com, inertia, tuple(used), tuple(densities)
 
 
 def _solid(collider: ColliderDesc, scale: np.ndarray):

@@ -70,11 +70,12 @@ def scan_stage(stage) -> StageScan:
             continue
         if "PhysicsRigidBodyAPI" in applied:
             raw: RawColumns = signatures.read(prim, type_name, applied)
-            scan.diagnostics.extend(value_diagnostics(str(prim.GetPath()), raw))
+            body_path = str(prim.GetPath())
+            scan.diagnostics.extend(value_diagnostics(body_path, raw))
             scan.bodies.add_body(prim, raw, neutral.columns(raw))
-            scan.body_order.append(str(prim.GetPath()))
+            scan.body_order.append(body_path)
             if prim.GetCustomDataByKey("usdjoints:massStandIn"):
-                scan.mass_stand_ins.add(str(prim.GetPath()))
+                scan.mass_stand_ins.add(body_path)
         if "PhysicsCollisionAPI" in applied:
             scan.bodies.add_collider(prim)
             scan.collider_order.append(str(prim.GetPath()))

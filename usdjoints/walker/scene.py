@@ -7,7 +7,6 @@ from ..descriptors import SceneDesc, StageUnits
 from ..provenance import Resolved, Source
 from .values import SchemaValues
 
-COMPUTES_NO_MASS = frozenset({"usdphysics"})  # OpenUSD's parser reports masses, it resolves none
 EARTH_GRAVITY = 9.81  # [m/s^2]: what a magnitude of -inf (the schema fallback) stands for
 _AXES = {"X": (1.0, 0.0, 0.0), "Y": (0.0, 1.0, 0.0), "Z": (0.0, 0.0, 1.0)}
 _DIRECTION, _MAGNITUDE = "physics:gravityDirection", "physics:gravityMagnitude"
@@ -76,8 +75,9 @@ def unsupported_bodies(bodies, colliders, consumer: str) -> list:
     0.1 m sphere's inertia PhysX makes up (measured with ovphysx 0.7: it falls under gravity);
     OpenUSD's parser reports it with no mass at all."""
     from ..descriptors import Diagnostic
+    from ..profiles import PROFILES
 
-    if consumer in COMPUTES_NO_MASS:
+    if not PROFILES[consumer].computes_mass:
         return []
     owners = {c.body for c in colliders if c.body is not None}
     out = []

@@ -12,6 +12,7 @@ import math
 
 from .. import contract
 from ..descriptors import Diagnostic, StageUnits
+from ..profiles import PROFILES
 from ..provenance import Resolved, Source
 
 
@@ -25,14 +26,42 @@ def read_units(stage, consumer: str) -> StageUnits:
     return StageUnits(meters, kilograms, up_axis)
 
 
-def unit_diagnostics(units: StageUnits) -> list[Diagnostic]:
-    """One error per stage metadatum that was unreadable or out of range."""
+def unit_diagnostics(units: StageUnits, stage=None, consumer: str | None = None) -> list[Diagnostic]:
+    """One error per stage metadatum that was unreadable or out of range. A consumer whose profile
+    lists the metadatum in ``refuses_units`` loads no stage with a readable value out of range
+    (``stage`` is read again to tell the two apart): its error says so instead."""
+    refuses = _refused_units(stage, consumer)
     out = []
     for key, resolved in (("metersPerUnit", units.meters_per_unit), ("kilogramsPerUnit", units.kilograms_per_unit),
                           ("upAxis", units.up_axis)):
-        if resolved.source is Source.INVALID:
+        if resolved.source is not Source.INVALID:
+            continue
+        authored = refuses.get(key)
+        if authored is not None:
+            out.append(Diagnostic("error", None, f"stage {key} = {authored:g} is no positive finite number: "
+                                  f"{PROFILES[consumer].title} does not load the stage", "invalid-stage-units",
+                                  attribute=key))
+        else:
             out.append(Diagnostic("error", None, f"stage {key} is unreadable or out of range: it is read as the "
                                   f"fallback {resolved.value!r}", "invalid-stage-units"))
+    return out
+
+
+def _refused_units(stage, consumer) -> dict:
+    """The metadata ``consumer`` refuses the stage for, with their readable out-of-range values."""
+    if stage is None or consumer is None or not PROFILES[consumer].refuses_units:
+        return {}
+    from pxr import Tf, UsdGeom, UsdPhysics
+
+    reads = {"metersPerUnit": UsdGeom.GetStageMetersPerUnit, "kilogramsPerUnit": UsdPhysics.GetStageKilogramsPerUnit}
+    out = {}
+    for key in PROFILES[consumer].refuses_units:
+        try:
+            value = float(reads[key](stage))
+        except Tf.ErrorException:
+            continue  # unreadable: not what was measured
+        if not (math.isfinite(value) and value > 0.0):
+            out[key] = value
     return out
 
 
