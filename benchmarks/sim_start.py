@@ -2,16 +2,18 @@
 cache filled by the cold run), beside the start of MuJoCo and pinocchio doing the same kind of
 first work: import, load a small robot, take one step of forward dynamics.
 
-Every run is a fresh process, timed by wall clock from its launch to its exit:
+Every run is a fresh process, timed by wall clock from its launch to its exit and by the CPU time
+it used (user + sys of the child, from getrusage): on a shared, loaded machine the wall clock
+mostly measures the other processes, the CPU time what the start itself costs.
 
 * usdjoints cold: `python -m usdjoints simulate STAGE --duration 1` with NUMBA_CACHE_DIR set to an
   empty folder of its own;
-* usdjoints warm: the same command again with that folder (the best of --repeat runs);
+* usdjoints warm: the same command again with that folder (the median of --repeat runs);
 * mujoco: `import mujoco`, a two-link arm from an XML string, one mj_step;
 * pinocchio: `import pinocchio`, the same arm built in code, one aba.
 
-Ratio = usdjoints / the other. The machine's load average is printed with the numbers: a loaded
-machine slows the compile most.
+Ratio = usdjoints / the other (CPU time); the anchors' times are medians of --repeat runs. The
+machine's load average is printed with the numbers: a loaded machine slows the compile most.
 
 Not a test: `python benchmarks/sim_start.py [--stage sample_stages/arm_articulation.usda]
 [--repeat 3]`. Needs mujoco and pinocchio.
@@ -20,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -55,13 +59,22 @@ pin.aba(model, data, np.zeros(model.nq), np.zeros(model.nv), np.zeros(model.nv))
 """
 
 
-def wall(command: list[str], env: dict) -> float:
+def timed(command: list[str], env: dict) -> tuple[float, float]:
+    """(wall [s], CPU user + sys [s]) of one run of ``command`` in a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
+
+
+def median_of(command: list[str], env: dict, repeat: int) -> tuple[float, float]:
+    runs = [timed(command, env) for _ in range(repeat)]
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
 
 
 def main() -> None:
@@ -74,19 +87,19 @@ def main() -> None:
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory() as cache:
         env["NUMBA_CACHE_DIR"] = cache
-        cold = wall(ours, env)
-        warm = min(wall(ours, env) for _ in range(args.repeat))
+        cold = timed(ours, env)
+        warm = median_of(ours, env, args.repeat)
     env.pop("NUMBA_CACHE_DIR")
-    mujoco = min(wall([sys.executable, "-c", MUJOCO], env) for _ in range(args.repeat))
-    pinocchio = min(wall([sys.executable, "-c", PINOCCHIO], env) for _ in range(args.repeat))
+    mujoco = median_of([sys.executable, "-c", MUJOCO], env, args.repeat)
+    pinocchio = median_of([sys.executable, "-c", PINOCCHIO], env, args.repeat)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"stage: {args.stage}")
-    print(f"usdjoints simulate --duration 1: cold {cold:.2f} s (empty numba cache), warm {warm:.2f} s")
-    print(f"python + import mujoco, load, step: {mujoco:.2f} s   ratios cold x{cold / mujoco:.1f}, "
-          f"warm x{warm / mujoco:.1f}")
-    print(f"python + import pinocchio, build, aba: {pinocchio:.2f} s   ratios cold x{cold / pinocchio:.1f}, "
-          f"warm x{warm / pinocchio:.1f}")
-    print(f"targets: cold <= 15 s (stretch 5 s), warm <= 0.8 s")
+    print(f"usdjoints simulate --duration 1: cold CPU {cold[1]:.2f} s (wall {cold[0]:.2f} s, empty numba "
+          f"cache), warm CPU {warm[1]:.2f} s (wall {warm[0]:.2f} s)")
+    for name, (w, c) in (("mujoco (import, load, step)", mujoco), ("pinocchio (import, build, aba)", pinocchio)):
+        print(f"python + {name}: CPU {c:.2f} s (wall {w:.2f} s)   ratios cold x{cold[1] / c:.1f}, "
+              f"warm x{warm[1] / c:.1f}")
+    print("targets: cold <= 15 s (stretch 5 s), warm <= 0.8 s")
 
 
 if __name__ == "__main__":

@@ -34,6 +34,8 @@ DIVERGENCE_FACTOR = 10.0
 
 def _state(name: str, value, size: int) -> np.ndarray:
     array = np.ascontiguousarray(np.asarray(value, dtype=np.float64))
+    if not array.flags.writeable:  # numba compiles a read-only array as another type
+        array = array.copy()
     if array.shape != (size,):
         raise UsageError(f"{name} must have shape ({size},), got {array.shape}")
     if not np.all(np.isfinite(array)):

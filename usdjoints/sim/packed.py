@@ -85,12 +85,15 @@ class PackedModel:
 _CACHE: "weakref.WeakKeyDictionary[ArticulatedModel, PackedModel]" = weakref.WeakKeyDictionary()
 
 
+# Every array is a writable C-contiguous copy: numba types read-only arrays apart, and the model's
+# arrays are read-only, so the kernels called on them (the mass matrix before a run) would
+# compile a second time for the same shapes.
 def _f64(a, shape):
-    return np.ascontiguousarray(np.asarray(a, dtype=np.float64).reshape(shape))
+    return np.array(np.asarray(a, dtype=np.float64).reshape(shape), order="C")
 
 
 def _i64(a, shape):
-    return np.ascontiguousarray(np.asarray(a, dtype=np.int64).reshape(shape))
+    return np.array(np.asarray(a, dtype=np.int64).reshape(shape), order="C")
 
 
 def pack(model: ArticulatedModel) -> PackedModel:
@@ -134,11 +137,11 @@ def pack(model: ArticulatedModel) -> PackedModel:
         revolute_basis=revolute_basis(*frames),
         S=_f64(model.link_motion_subspace, (nl, 6, 6)),
         I6=_f64(model.link_spatial_inertia, (nl, 6, 6)),
-        dof_parent=np.ascontiguousarray(model.dof_parent, dtype=np.int64),
+        dof_parent=_i64(model.dof_parent, (nv,)),
         dof_table=dof,
         armature=_f64(model.dof_armature, (nv,)),
         gravity=_f64(model.gravity, (3,)),
-        body_link=np.ascontiguousarray(model.body_link, dtype=np.int64),
+        body_link=_i64(model.body_link, (model.nbody,)),
         body_R_link=_f64(model.body_R_link, (model.nbody, 3, 3)),
         body_p_link=_f64(model.body_p_link, (model.nbody, 3)),
         coupling_dof=_i64(model.coupling_dof, (-1, 2)),

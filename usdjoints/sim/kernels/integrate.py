@@ -54,14 +54,16 @@ def allocate_workspace(nlink, nv):
     return E, r, R3, p3, M, vecs
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA)
 def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
                  armature, gravity, q, qd, h, E, r, R3, p3, wR, wp, ws, wvaf, wI, M, vecs,
                  qdd_out):
     """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v); h = 0 gives the explicit map.
 
-    Inlined, with its parts, into the Euler step loop: as compiled calls, passing their ~30
-    arrays cost about a sixth of a 9-dof step (acceleration_call serves the other sites)."""
+    Its parts are inlined into it (as compiled calls, passing their ~30 arrays cost about a sixth
+    of a 9-dof step); it is itself one compiled call from the step loop: inlining it there as
+    well made simulate_envs' first compile ~5 s (a sixth) longer for no measurable speed.
+    acceleration_call serves the other sites."""
     bias = vecs[0]
     tau = vecs[2]
     K = vecs[3]
@@ -100,7 +102,7 @@ def _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out):
     ltdl_solve(dof_parent, M, qdd_out)
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA)
 def integrate_configuration(link_table, q, v, h, q_out):
     """q_out = q (+) h v: exact rotation for quaternions, linear elsewhere (q_out may alias q)."""
     for i in range(link_table.shape[0]):
@@ -156,7 +158,7 @@ def normalise_quaternions(link_table, q):
                 q[s + a] /= n
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA)
 def failing_dof(link_table, q, qd, settings):
     """The first dof whose state is not finite or faster than the divergence bounds
     (settings[SETTING_LINEAR_BOUND] [m/s] for linear dofs, settings[SETTING_ANGULAR_BOUND]
