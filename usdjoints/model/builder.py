@@ -182,8 +182,13 @@ class ModelBuilder:
     def _add_dofs(self, joint_name, nv, params, drive):
         per = {}
         for key, default in _DOF_DEFAULTS.items():
-            value = np.broadcast_to(np.asarray(params.get(key, default), dtype=float), (nv,))
-            per[key] = value
+            value = params.get(key, default)
+            if type(value) is float or type(value) is int:  # one value for every dof
+                per[key] = (float(value),) * nv
+            elif type(value) is list and len(value) == nv and all(type(x) is float for x in value):
+                per[key] = value  # one float per dof, as the stage builder passes them
+            else:
+                per[key] = np.broadcast_to(np.asarray(value, dtype=float), (nv,))
         drives = list(drive) if isinstance(drive, (list, tuple)) else [drive] * nv
         if len(drives) != nv:
             raise ValueError(f"joint {joint_name!r}: {len(drives)} drives for {nv} dofs")
