@@ -135,6 +135,9 @@ def _dof_pairs(ctx: AuditContext):
     for joint in newton.joints:
         for dof in joint.dofs:
             newton_by_source[(dof.source, dof.dof)] = dof
+    keys_of: dict[str, list] = {}  # source joint -> its Newton dof keys, in the order above
+    for key in newton_by_source:
+        keys_of.setdefault(key[0], []).append(key)
     for joint in physx.joints:
         if joint.dropped:
             continue
@@ -144,7 +147,7 @@ def _dof_pairs(ctx: AuditContext):
             continue
         keys = [(joint.path, dof.dof) for dof in joint.dofs]
         mine = {(joint.path, dof.dof): dof for dof in joint.dofs}
-        extra = [k for k in newton_by_source if k[0] == joint.path and k not in mine]
+        extra = [k for k in keys_of.get(joint.path, ()) if k not in mine]
         for key in keys + extra:
             yield joint.path, key[1], mine.get(key), newton_by_source.get(key), theirs
 

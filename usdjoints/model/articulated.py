@@ -181,11 +181,27 @@ class ArticulatedModel:
     def nv(self) -> int:
         return int(self.joint_v_start[-1] + self.joint_nv[-1]) if len(self.joint_names) else 0
 
+    @cached_property
+    def joint_positions(self) -> dict:
+        """joint name -> its index in ``joint_names`` (the first of repeated names)."""
+        positions: dict[str, int] = {}
+        for j, name in enumerate(self.joint_names):
+            positions.setdefault(name, j)
+        return positions
+
+    @cached_property
+    def body_positions(self) -> dict:
+        """body name -> its index in ``body_names`` (the first of repeated names)."""
+        positions: dict[str, int] = {}
+        for b, name in enumerate(self.body_names):
+            positions.setdefault(name, b)
+        return positions
+
     def joint_index(self, name: str) -> int:
-        try:
-            return self.joint_names.index(name)
-        except ValueError:
-            raise KeyError(f"no joint named {name!r}; joints: {', '.join(self.joint_names)}") from None
+        j = self.joint_positions.get(name)
+        if j is None:
+            raise KeyError(f"no joint named {name!r}; joints: {', '.join(self.joint_names)}")
+        return j
 
     def q_slice(self, name: str) -> slice:
         """The range of ``q`` owned by joint ``name``."""

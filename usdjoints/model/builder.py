@@ -75,6 +75,7 @@ class ModelBuilder:
         self.gravity = np.asarray(gravity, dtype=float)
         self._links: list[_Link] = []
         self._body_names: list[str] = []
+        self._body_index: dict[str, int] = {}  # name -> index in _body_names
         self._body_link: list[int] = []
         self._body_pose: list[tuple[np.ndarray, np.ndarray]] = []  # in the link (or world) frame
         self._joints: list[tuple[str, str, list[int]]] = []  # name, type, link indices
@@ -98,7 +99,7 @@ class ModelBuilder:
         unknown = set(dof_params) - set(_DOF_DEFAULTS)
         if unknown:
             raise TypeError(f"unknown dof parameters: {sorted(unknown)}")
-        if name in self._body_names:
+        if name in self._body_index:
             raise ValueError(f"body {name!r} added twice")
         R_pj = np.eye(3) if R_parent_joint is None else np.asarray(R_parent_joint, dtype=float)
         R_jc = np.eye(3) if R_joint_child is None else np.asarray(R_joint_child, dtype=float)
@@ -111,7 +112,9 @@ class ModelBuilder:
         if parent is None:
             parent_link, R_lb, p_lb = -1, np.eye(3), np.zeros(3)
         else:
-            b = self._body_names.index(parent)
+            b = self._body_index.get(parent)
+            if b is None:
+                raise ValueError(f"parent body {parent!r} has not been added")
             parent_link = self._body_link[b]
             R_lb, p_lb = self._body_pose[b]
         R_pj, p_pj = _pose_mul(R_lb, p_lb, R_pj, p_pj)
@@ -148,6 +151,7 @@ class ModelBuilder:
         return name
 
     def _add_body_record(self, name, link, R, p):
+        self._body_index[name] = len(self._body_names)
         self._body_names.append(name)
         self._body_link.append(link)
         self._body_pose.append((R, p))
@@ -178,8 +182,13 @@ class ModelBuilder:
     def _add_dofs(self, joint_name, nv, params, drive):
         per = {}
         for key, default in _DOF_DEFAULTS.items():
-            value = np.broadcast_to(np.asarray(params.get(key, default), dtype=float), (nv,))
-            per[key] = value
+            value = params.get(key, default)
+            if type(value) is float or type(value) is int:  # one value for every dof
+                per[key] = (float(value),) * nv
+            elif type(value) is list and len(value) == nv and all(type(x) is float for x in value):
+                per[key] = value  # one float per dof, as the stage builder passes them
+            else:
+                per[key] = np.broadcast_to(np.asarray(value, dtype=float), (nv,))
         drives = list(drive) if isinstance(drive, (list, tuple)) else [drive] * nv
         if len(drives) != nv:
             raise ValueError(f"joint {joint_name!r}: {len(drives)} drives for {nv} dofs")

@@ -92,8 +92,8 @@ def collider_arrays(description: StageDescription, model, joints) -> tuple[dict,
             continue
         kind, size, R_shape, centre = shape
         R_world, p_world = R_world @ R_shape, p_world + R_world @ centre
-        if body is not None and body in model.body_names:
-            b = model.body_names.index(body)
+        b = model.body_positions.get(body) if body is not None else None
+        if b is not None:
             world = bodies[body].world_pose
             R_wb = quat_to_matrix(world.orientation)
             p_wb = np.array(world.position, dtype=float) * mpu
@@ -131,11 +131,22 @@ def _covering(path: str) -> list[str]:
     return out
 
 
+_JOINTED = "jointed bodies (the joint's physics:collisionEnabled is not true)"
+_NO_SELF = "links of one articulation with enabledSelfCollisions = false"
+_PAIRS_API = "PhysicsFilteredPairsAPI"
+_GROUPS = "PhysicsCollisionGroup filteredGroups"
+_REASONS = (None, _JOINTED, _NO_SELF, _PAIRS_API, _GROUPS)  # by code; a lower code wins
+
+
 def _filter_pairs(description, model, joints, rows):
-    """(pairs that may collide, [(collider a, collider b, reason)] for the filtered ones)."""
+    """(pairs that may collide [npair, 2], [(collider a, collider b, reason)] for the filtered
+    ones), both in the order of (i, j), i < j. The pair list holds every pair that may ever
+    touch (the simulator re-tests each pair's distance at every step), so it grows as the square
+    of the colliders; each rule is a lookup per collider and one vector operation per row, never
+    a Python test per pair."""
     filters = description.collision_filters
     link_of = {name: int(model.body_link[i]) for i, name in enumerate(model.body_names)}
-    jointed = set()
+    jointed: dict[int, set] = {}  # link -> the links it is jointed to without collisionEnabled
     for joint in joints:
         # the world is no actor: a world-anchored joint filters nothing
         if joint.body0 in link_of and joint.body1 in link_of:
@@ -143,7 +154,8 @@ def _filter_pairs(description, model, joints, rows):
             if column is not None and column.value:
                 continue
             a, b = link_of[joint.body0], link_of[joint.body1]
-            jointed.add((min(a, b), max(a, b)))
+            jointed.setdefault(a, set()).add(b)
+            jointed.setdefault(b, set()).add(a)
     articulation_of, self_collides = {}, []
     for k, articulation in enumerate(description.articulations):
         self_collides.append(filters.self_collisions.get(articulation.root, True))
@@ -155,41 +167,67 @@ def _filter_pairs(description, model, joints, rows):
         filtered_with.setdefault(a, set()).add(b)
         filtered_with.setdefault(b, set()).add(a)
 
-    def owners(row):
-        """The prims whose filters cover a collider: itself, its ancestors, its articulation."""
-        path, body = row[0], row[8]
-        out = set(_covering(path))
-        if body is not None and body in articulation_of:
-            out.add(description.articulations[articulation_of[body]].root)
-        return out
+    n = len(rows)
+    links = np.array([r[2] for r in rows], dtype=np.int64)
+    planes = np.array([r[1] == COLLIDER_PLANE for r in rows], dtype=bool)
+    articulation = np.array([articulation_of.get(r[8], -1) for r in rows], dtype=np.int64)
 
-    owner_sets = [owners(r) for r in rows]
+    # the prims whose filters cover a collider: itself, its ancestors, its articulation's root;
+    # covered[prim] lists the colliders a filter naming that prim covers
+    reach = [set() for _ in range(n)]  # per collider: the prims its filters name
+    covered: dict[str, list] = {}
+    if filtered_with:
+        named = set().union(*filtered_with.values())
+        for i, row in enumerate(rows):
+            owners = set(_covering(row[0]))
+            if articulation[i] >= 0:
+                owners.add(description.articulations[int(articulation[i])].root)
+            for owner in owners:
+                reach[i] |= filtered_with.get(owner, set())
+                if owner in named:
+                    covered.setdefault(owner, []).append(i)
+
     group_names, inverted = filters.groups, filters.inverted
-    pairs, filtered = [], []
-    for i in range(len(rows)):
-        for j in range(i + 1, len(rows)):
-            li, lj = rows[i][2], rows[j][2]
-            if li == lj or (rows[i][1] == COLLIDER_PLANE and rows[j][1] == COLLIDER_PLANE):
-                continue  # one rigid link (or the static world): nothing to report
-            reason = None
-            bi, bj = rows[i][8], rows[j][8]
-            if (min(li, lj), max(li, lj)) in jointed:
-                reason = "jointed bodies (the joint's physics:collisionEnabled is not true)"
-            elif bi in articulation_of and bj in articulation_of and articulation_of[bi] == articulation_of[bj] \
-                    and not self_collides[articulation_of[bi]]:
-                reason = "links of one articulation with enabledSelfCollisions = false"
-            elif any(filtered_with.get(a, set()) & owner_sets[j] for a in owner_sets[i]):
-                reason = "PhysicsFilteredPairsAPI"
-            else:
-                gi, gj = rows[i][10], rows[j][10]
-                if gi is not None and gj is not None:
-                    names = gj in group_names.get(gi, ()) or gi in group_names.get(gj, ())
-                    if names != inverted:
-                        reason = "PhysicsCollisionGroup filteredGroups"
-            if reason is None:
-                pairs.append((i, j))
-            else:
-                filtered.append((rows[i][0], rows[j][0], reason))
+    group_index: dict[str, int] = {}
+    for r in rows:
+        if r[10] is not None:
+            group_index.setdefault(r[10], len(group_index))
+    group = np.array([-1 if r[10] is None else group_index[r[10]] for r in rows], dtype=np.int64)
+    # per group: the groups it names or that name it (PhysicsCollisionGroup filteredGroups)
+    naming = {g: set() for g in range(len(group_index))}
+    for name, g in group_index.items():
+        for other in group_names.get(name, ()):
+            h = group_index.get(other)
+            if h is not None:
+                naming[g].add(h)
+                naming[h].add(g)
+
+    pair_rows, filtered = [], []
+    for i in range(n - 1):
+        js = np.arange(i + 1, n, dtype=np.int64)
+        # one rigid link (or the static world), or two planes: nothing to report
+        js = js[(links[js] != links[i]) & ~(planes[js] & planes[i])]
+        if not len(js):
+            continue
+        code = np.zeros(len(js), dtype=np.int64)
+        if group[i] >= 0:
+            names = np.isin(group[js], list(naming[int(group[i])]))
+            code[(group[js] >= 0) & (names != inverted)] = 4
+        if reach[i]:
+            hit = np.zeros(n, dtype=bool)
+            for prim in reach[i]:
+                hit[covered.get(prim, [])] = True
+            code[hit[js]] = 3
+        if articulation[i] >= 0 and not self_collides[int(articulation[i])]:
+            code[articulation[js] == articulation[i]] = 2
+        partners = jointed.get(int(links[i]))
+        if partners:
+            code[np.isin(links[js], list(partners))] = 1
+        keep = js[code == 0]
+        pair_rows.append(np.stack([np.full(len(keep), i, dtype=np.int64), keep], axis=1))
+        for k in np.flatnonzero(code):
+            filtered.append((rows[i][0], rows[int(js[k])][0], _REASONS[int(code[k])]))
+    pairs = np.concatenate(pair_rows) if pair_rows else np.zeros((0, 2), dtype=np.int64)
     return pairs, filtered
 
 
@@ -201,25 +239,40 @@ def without_start_overlaps(model, approximate: list[bool]):
     import dataclasses
 
     pairs = np.asarray(model.collision_pairs)
-    if not len(pairs) or not any(approximate):
+    if not len(pairs) or not any(approximate) or not model.nlink:
         return model
-    from .overlaps import start_contact_depths
+    from .overlaps import collider_world_poses, pair_depth, reach_radii
 
-    depth = start_contact_depths(model)
-    root = {}
+    root = np.arange(model.nlink, dtype=np.int64)
+    parent = np.asarray(model.link_parent)
     for i in range(model.nlink):
-        p = int(model.link_parent[i])
-        root[i] = root[p] if p >= 0 else i
-    keep, dropped = [], []
-    for k, (a, b) in enumerate(pairs):
-        la, lb = int(model.collider_link[a]), int(model.collider_link[b])
-        same_tree = la >= 0 and lb >= 0 and root[la] == root[lb]
-        if same_tree and (approximate[a] or approximate[b]) and depth[k] > 0.0:
-            dropped.append((model.collider_names[a], model.collider_names[b],
-                            f"bounding boxes of one robot overlapping by {depth[k]:.3g} m at the start"))
-        else:
-            keep.append(k)
+        if parent[i] >= 0:
+            root[i] = root[parent[i]]
+    link = np.asarray(model.collider_link)
+    la, lb = link[pairs[:, 0]], link[pairs[:, 1]]
+    box = np.asarray(approximate, dtype=bool)
+    same_tree = (la >= 0) & (lb >= 0) & (root[np.maximum(la, 0)] == root[np.maximum(lb, 0)])
+    candidates = np.flatnonzero(same_tree & (box[pairs[:, 0]] | box[pairs[:, 1]]))
+    if not len(candidates):
+        return model
+    # only pairs whose bounding spheres meet can overlap: the others need no narrow test
+    R_c, p_c = collider_world_poses(model)
+    radius = reach_radii(model)
+    a, b = pairs[candidates, 0], pairs[candidates, 1]
+    with np.errstate(invalid="ignore", over="ignore"):
+        apart = np.linalg.norm(p_c[a] - p_c[b], axis=1) > (radius[a] + radius[b]) * (1.0 + 1e-6) + 1e-9
+    candidates = candidates[~apart]
+    kinds = np.asarray(model.collider_type)
+    sizes = np.asarray(model.collider_size, dtype=float)
+    drop, dropped = np.zeros(len(pairs), dtype=bool), []
+    for k in candidates:
+        i, j = int(pairs[k, 0]), int(pairs[k, 1])
+        depth = pair_depth(int(kinds[i]), R_c[i], p_c[i], sizes[i], int(kinds[j]), R_c[j], p_c[j], sizes[j])
+        if depth > 0.0:
+            drop[k] = True
+            dropped.append((model.collider_names[i], model.collider_names[j],
+                            f"bounding boxes of one robot overlapping by {depth:.3g} m at the start"))
     if not dropped:
         return model
-    return dataclasses.replace(model, collision_pairs=pairs[keep].reshape(-1, 2),
+    return dataclasses.replace(model, collision_pairs=pairs[~drop].reshape(-1, 2),
                                collision_filtered=model.collision_filtered + tuple(dropped))

@@ -33,9 +33,9 @@ _D6 = ("transX", "transY", "transZ", "rotX", "rotY", "rotZ")
 
 def _dof(model, joint: Optional[str], axis: Optional[str], description: StageDescription):
     """(dof index, USD units per SI unit) of a scalar coordinate of ``joint``, or None."""
-    if joint is None or joint not in model.joint_names:
+    j = model.joint_positions.get(joint) if joint is not None else None
+    if j is None:
         return None
-    j = model.joint_index(joint)
     kind = model.joint_types[j]
     start, n = int(model.joint_v_start[j]), int(model.joint_nv[j])
     if kind in ("revolute", "prismatic"):
@@ -119,8 +119,8 @@ def _side_frame(model, description: StageDescription, body: Optional[str], pose,
     """(link, R_link_frame, p_link_frame [m]) of a joint frame given in ``body`` (None = world)."""
     R = quat_to_matrix(pose.orientation)
     p = np.array(pose.position, dtype=float) * mpu
-    if body is not None and body in model.body_names:
-        b = model.body_names.index(body)
+    b = model.body_positions.get(body) if body is not None else None
+    if b is not None:
         R_lb, p_lb = np.asarray(model.body_R_link[b]), np.asarray(model.body_p_link[b])
         return int(model.body_link[b]), R_lb @ R, p_lb + R_lb @ p
     if body is not None:  # a static or kinematic body: its frame is fixed in the world

@@ -18,6 +18,14 @@ def _axis_angle(axis: np.ndarray, angle: float) -> np.ndarray:
     return np.eye(3) + np.sin(angle) * k + (1.0 - np.cos(angle)) * (k @ k)
 
 
+def _cross(a, b) -> tuple:
+    """a x b of two 3-vectors, the products and differences np.cross forms, without its
+    per-call axis handling."""
+    a0, a1, a2 = float(a[0]), float(a[1]), float(a[2])
+    b0, b1, b2 = float(b[0]), float(b[1]), float(b[2])
+    return (a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0)
+
+
 def link_world_poses(model, q) -> tuple[np.ndarray, np.ndarray]:
     """(R_world [nlink, 3, 3], p_world [nlink, 3] [m]) of every link frame at configuration q."""
     q = np.asarray(q, dtype=float)
@@ -66,7 +74,7 @@ def dof_world_twists(model, R_link, p_link) -> np.ndarray:
         for dof, axis, rotational in axes:
             if rotational:
                 twists[dof, :3] = axis
-                twists[dof, 3:] = np.cross(p_m, axis)
+                twists[dof, 3:] = _cross(p_m, axis)
             else:
                 twists[dof, 3:] = axis
     return twists

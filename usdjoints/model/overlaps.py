@@ -83,8 +83,8 @@ def pair_depth(ti, Ri, pi, si, tj, Rj, pj, sj) -> float:
     return -np.inf
 
 
-def start_contact_depths(model) -> np.ndarray:
-    """The deepest penetration [m] of each collision pair at the model's initial state, [npair]."""
+def collider_world_poses(model) -> tuple[np.ndarray, np.ndarray]:
+    """(R [ncollider, 3, 3], p [ncollider, 3] [m]) of every collider at the initial state."""
     R_link, p_link = link_world_poses(model, model.q_initial)
     n = len(model.collider_names)
     R_c, p_c = np.empty((n, 3, 3)), np.empty((n, 3))
@@ -95,6 +95,24 @@ def start_contact_depths(model) -> np.ndarray:
         else:
             R_c[c] = R_link[link] @ model.collider_R_link[c]
             p_c[c] = p_link[link] + R_link[link] @ model.collider_p_link[c]
+    return R_c, p_c
+
+
+def reach_radii(model) -> np.ndarray:
+    """Per collider [m], the radius about its frame's origin of a sphere holding every point the
+    tests above take as inside it (inf for a plane): two colliders farther apart than the sum
+    of their radii cannot overlap."""
+    kinds = np.asarray(model.collider_type)
+    sizes = np.asarray(model.collider_size, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.where(kinds == COLLIDER_SPHERE, sizes[:, 0],
+                        np.where(kinds == COLLIDER_CAPSULE, sizes[:, 0] + sizes[:, 1],
+                                 np.where(kinds == COLLIDER_BOX, np.linalg.norm(sizes, axis=1), np.inf)))
+
+
+def start_contact_depths(model) -> np.ndarray:
+    """The deepest penetration [m] of each collision pair at the model's initial state, [npair]."""
+    R_c, p_c = collider_world_poses(model)
     kinds = np.asarray(model.collider_type)
     sizes = np.asarray(model.collider_size, dtype=float)
     return np.array([pair_depth(int(kinds[a]), R_c[a], p_c[a], sizes[a], int(kinds[b]), R_c[b], p_c[b], sizes[b])
