@@ -100,14 +100,44 @@ def _extent(prim):
     if extent is None:
         extent = UsdGeom.Boundable.ComputeExtentFromPlugins(UsdGeom.Boundable(prim), Usd.TimeCode.Default())
         extent = list(extent) if extent is not None and len(extent) == 2 else None
-    if extent is None and prim.IsA(UsdGeom.PointBased):
-        points = UsdGeom.PointBased(prim).GetPointsAttr().Get()
+    corners = _corners(extent)
+    if corners is None and prim.IsA(UsdGeom.PointBased):
+        points = _points(UsdGeom.PointBased(prim).GetPointsAttr().Get())
         if points:
-            xs, ys, zs = zip(*((float(p[0]), float(p[1]), float(p[2])) for p in points))
-            extent = [(min(xs), min(ys), min(zs)), (max(xs), max(ys), max(zs))]
-    if extent is None or len(extent) != 2:
+            xs, ys, zs = zip(*points)
+            corners = (min(xs), min(ys), min(zs)), (max(xs), max(ys), max(zs))
+    return corners
+
+
+def _vector3(value):
+    """``value`` as three floats, or None when it is no triple of numbers (an extent or points
+    authored with another value type: the schema's fallback applies, as for any column)."""
+    try:
+        if len(value) != 3:
+            return None
+        return float(value[0]), float(value[1]), float(value[2])
+    except (TypeError, ValueError):
         return None
-    return tuple(float(c) for c in extent[0]), tuple(float(c) for c in extent[1])
+
+
+def _points(value):
+    """Authored points as float triples; empty when they are not an array of triples."""
+    try:
+        points = [_vector3(p) for p in value] if value is not None else []
+    except TypeError:  # a scalar where an array goes
+        return []
+    return points if all(p is not None for p in points) else []
+
+
+def _corners(extent):
+    """An extent's two corners as float triples, or None when it is not two triples."""
+    try:
+        if extent is None or len(extent) != 2:
+            return None
+    except TypeError:
+        return None
+    low, high = _vector3(extent[0]), _vector3(extent[1])
+    return None if low is None or high is None else (low, high)
 
 
 def _material(prim, values: SchemaValues) -> MaterialDesc:
