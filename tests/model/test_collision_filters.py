@@ -180,7 +180,10 @@ def test_physx_pushes_apart_exactly_the_kept_pairs(stage_path):
 
 
 def test_usdjoints_pushes_apart_exactly_the_kept_pairs(stage_path):
-    """The same criterion as the PhysX test on usdjoints' own run (0.2 s at dt = 4 ms)."""
+    """The PhysX test's pairs on usdjoints' own run (0.2 s at dt = 4 ms). usdjoints removes an
+    overlap by a position-only correction that leaves no velocity (PhysX's depenetration leaves
+    some, so its pairs fly on), so a kept pair ends exactly out of contact: it has moved by the
+    5 mm overlap, to 0.5 um; a filtered pair stays within 0.1 mm."""
     from usdjoints.sim import api
 
     model = load_model(str(stage_path))
@@ -191,6 +194,6 @@ def test_usdjoints_pushes_apart_exactly_the_kept_pairs(stage_path):
         end = trajectory.body_poses[-1, index[b], :3] - trajectory.body_poses[-1, index[a], :3]
         moved = float(np.linalg.norm(end - start))
         if collides:
-            assert moved > 5e-3, (a, b, moved)
+            assert moved > 5e-3 - 5e-7, (a, b, moved)
         else:
             assert moved < 1e-4, (a, b, moved)
