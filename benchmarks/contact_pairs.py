@@ -30,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+from scaling import exponent  # noqa: E402  (the growth exponent, fitted as scaling.py fits it)
 
 _CHILD = r"""
 import json, resource, sys, time
@@ -100,13 +101,6 @@ def run(path: Path) -> dict:
         tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
         raise RuntimeError(f"load_model {path.name}: exit {done.returncode}: {tail}")
     return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def exponent(sizes: list[int], times: list[float]) -> float:
-    xs = [math.log(n) for n in sizes]
-    ys = [math.log(max(t, 1e-6)) for t in times]
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -184,18 +184,12 @@ class ArticulatedModel:
     @cached_property
     def joint_positions(self) -> dict:
         """joint name -> its index in ``joint_names`` (the first of repeated names)."""
-        positions: dict[str, int] = {}
-        for j, name in enumerate(self.joint_names):
-            positions.setdefault(name, j)
-        return positions
+        return _first_positions(self.joint_names)
 
     @cached_property
     def body_positions(self) -> dict:
         """body name -> its index in ``body_names`` (the first of repeated names)."""
-        positions: dict[str, int] = {}
-        for b, name in enumerate(self.body_names):
-            positions.setdefault(name, b)
-        return positions
+        return _first_positions(self.body_names)
 
     def joint_index(self, name: str) -> int:
         j = self.joint_positions.get(name)
@@ -290,3 +284,11 @@ class ArticulatedModel:
             n = int(self.joint_nv[j])
             names.extend([name] if n == 1 else [f"{name}[{k}]" for k in range(n)])
         return tuple(names)
+
+
+def _first_positions(names) -> dict[str, int]:
+    """name -> the index of its first occurrence in ``names``."""
+    positions: dict[str, int] = {}
+    for index, name in enumerate(names):
+        positions.setdefault(name, index)
+    return positions
