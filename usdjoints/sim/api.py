@@ -15,7 +15,7 @@ from .packed import PackedModel, pack
 from .trajectory import Trajectory
 
 INTEGRATORS = {"euler": 0, "rk4": 1}
-# Contact: the time constant [s] at which an overlap is pushed apart (see kernels/contact.py), how
+# Contact: the time constant [s] at which an overlap is pushed apart (see kernels/contact_solve.py), how
 # far apart [m] two colliders may be and still get a (gap-closing, speculative) contact, and the
 # most Gauss-Seidel sweeps over the contact rows.
 CONTACT_TIME_CONSTANT = 0.02

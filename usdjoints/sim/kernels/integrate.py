@@ -6,7 +6,7 @@ Euler step: with K, D the diagonal stiffness and damping of the passive and driv
 which linearises the forces at the end of the step (as MuJoCo's implicit damping), so gains far
 beyond the explicit bound stay stable. RK4 treats every force explicitly. Couplings and loop
 closures are projected out of each step (constraints.py); contact impulses follow the Euler
-velocity update (contact.py). The limit impulses (limits.py) act after the loop projection, in
+velocity update (contact_solve.py). The limit impulses (limits.py) act after the loop projection, in
 its constrained metric, and again after the contact impulses, so the velocity a step integrates
 keeps every hard limit; their position-only correction follows the position update.
 """
@@ -22,10 +22,8 @@ from .constraints import (
     POSITION_ITERATIONS, POSITION_TOLERANCE, constraint_error, constraint_row_count,
     constraint_rows, factor_constraints, project_out, solve_factored,
 )
-from .contact import (
-    bounding_radii, collider_world_poses, detect_contacts, max_contacts, solve_contacts,
-)
-from .contact import SETTING_MARGIN
+from .contact import SETTING_MARGIN, bounding_radii, collider_world_poses, detect_contacts, max_contacts
+from .contact_solve import solve_contacts
 from .crba import ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_transforms_inline, link_world_poses
 from .jcalc import FREE, PRISMATIC, SPHERICAL, primitive_nq, primitive_nv, quat_multiply_exp, quat_rotate
@@ -256,7 +254,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
       (failing step, failing dof), -1 when fine.
 
     Couplings and loops (see constraints.py) hold exactly: the initial state is projected onto
-    them, then every step's velocity and position. Contact impulses (contact.py) follow the Euler
+    them, then every step's velocity and position. Contact impulses (contact_solve.py) follow the Euler
     velocity update; with RK4 they act on the finished step (first order in contact).
     """
     (link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,

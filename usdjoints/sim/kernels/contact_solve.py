@@ -1,0 +1,349 @@
+"""Contact impulses: a dissipative velocity-level solve of the points contact.py detects.
+
+Impulses (after the step's velocity update): every contact has a normal row and two tangent
+rows, solved at the velocity level by projected Gauss-Seidel with the effective inverse
+inertia of the step, projected onto the equality constraints (contacts never break a coupling):
+
+* the normal row asks for a separating velocity of at least gap / h for a gap (the pair may
+  close it in the step, not more) and 0 for an overlap (restitution 0: the approach stops, no
+  push is kept); a bouncy pair meeting this step leaves at e times its approach speed;
+* the tangent rows carry Coulomb friction, |lambda_t| <= mu lambda_n (a disc, so the sliding
+  force is exactly mu times the normal one); a sticking pair gets the exact minimiser of its
+  2 x 2 block;
+* each normal row is regularised by a fixed fraction of its own effective inverse mass, so the
+  solve is strictly convex and its impulses bounded for any link mass;
+* joint rows join the solve for every dof the contact impulses would carry past its limit or
+  velocity bound (limits.py's interval of the step), so a contact pressing a limited joint is
+  held by the limit in the same solve; the joint rows are swept last, so where the two cannot
+  both hold the contact gives way.
+
+Impulses only push (lambda_n >= 0) towards targets <= 0, friction only opposes sliding and the
+limits only stop, so the converged impulses do no positive work on the velocity they leave, and
+the semi-implicit Euler step then cannot gain energy from them (see _solve); a final scaling of
+all impulses by one factor in [0, 1] keeps that true of the iterate the sweeps stopped at.
+Overlaps are removed by split impulses: a second solve of the normal (and joint) rows gives a
+velocity that moves only this step's positions, at depth / time constant (at most PhysX's
+default maxDepenetrationVelocity, 3 m/s), and is then dropped, so pushing an overlap apart adds
+no kinetic energy, and a robot whose colliders overlap at the start is not thrown apart.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from . import FMA
+from .constraints import accumulate_jacobian, project_out
+from .contact import SETTING_ITERATIONS, SETTING_MAX_DEPENETRATION, SETTING_TIME_CONSTANT, _dot
+from .crba import ltdl_solve
+
+# A sweep of the Gauss-Seidel solve that changes no row's velocity by more than this ends it
+# [m/s, rad/s]
+CONVERGED = 1e-10
+# Each contact normal row's compliance as a fraction of its effective inverse mass W_rr (see
+# solve_contacts): the response to a contact is then the same for a 1 g link as for a 10 kg one.
+REGULARISATION = 1e-6
+
+
+@njit(cache=True, fastmath=FMA)
+def _tangents(n, t1, t2):
+    if abs(n[0]) < 0.9:
+        t1[0], t1[1], t1[2] = 0.0, n[2], -n[1]
+    else:
+        t1[0], t1[1], t1[2] = -n[2], 0.0, n[0]
+    norm = math.sqrt(_dot(t1, t1))
+    for a in range(3):
+        t1[a] /= norm
+    t2[0] = n[1] * t1[2] - n[2] * t1[1]
+    t2[1] = n[2] * t1[0] - n[0] * t1[2]
+    t2[2] = n[0] * t1[1] - n[1] * t1[0]
+
+
+
+@njit(cache=True, fastmath=FMA)
+def _row_velocity(J, r, w):
+    value = 0.0
+    for d in range(w.shape[0]):
+        value += J[r, d] * w[d]
+    return value
+
+
+@njit(cache=True, fastmath=FMA)
+def _add_column(PJ, r, amount, w):
+    for d in range(w.shape[0]):
+        w[d] += PJ[r, d] * amount
+
+
+@njit(cache=True, fastmath=FMA)
+def _sweeps(J, PJ, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of, PJl, diag_j,
+            lo, hi, jbase, floor_j, iterations, w, lam, lam_j):
+    """Projected Gauss-Seidel in velocity space: w [nv] is the velocity with the impulses so
+    far, each row's velocity J_r w is read from it and each impulse change added to it through
+    its column PJ_r = H^-1 J_r (so a sweep costs rows x nv, not rows^2).
+
+    Contact c: a normal row 3c (lam >= 0 asking J w >= target, regularised by reg), then two
+    tangent rows in the disc |lam_t| <= mu lam_n when ``friction`` (else left at zero); diag
+    holds J_r PJ_r and w12 [n_c] the tangent block's coupling J_r1 PJ_r2. Joint row l holds dof
+    dof_of[l] in lo <= jbase + w <= hi (its column PJl[l], diagonal diag_j[l]), pushing only
+    towards the bound it holds."""
+    for _ in range(iterations):
+        change = 0.0  # the largest velocity change [m/s, rad/s] a row's update made this sweep
+        for c in range(n_c):
+            rn = 3 * c
+            if diag[rn] > floor:
+                old = lam[rn]
+                u = _row_velocity(J, rn, w)
+                new = max(0.0, old - (u + reg[rn] * old - target[rn]) / (diag[rn] + reg[rn]))
+                if new != old:
+                    change = max(change, abs(new - old) * diag[rn])
+                    _add_column(PJ, rn, new - old, w)
+                    lam[rn] = new
+            if not friction:
+                continue
+            bound = mu[c] * lam[rn]
+            r1 = rn + 1
+            r2 = rn + 2
+            old1 = lam[r1]
+            old2 = lam[r2]
+            new1, new2 = 0.0, 0.0
+            h11 = diag[r1]
+            h22 = diag[r2]
+            if h11 > floor and h22 > floor and bound > 0.0:
+                u1 = _row_velocity(J, r1, w)
+                u2 = _row_velocity(J, r2, w)
+                # sticking: the exact minimiser of the 2 x 2 friction block (a diagonal step
+                # overshoots when both directions move one light link's single freedom)
+                h12 = w12[c]
+                det = h11 * h22 - h12 * h12
+                if det > 1e-9 * h11 * h22:
+                    new1 = old1 - (h22 * u1 - h12 * u2) / det
+                    new2 = old2 - (h11 * u2 - h12 * u1) / det
+                else:  # the two directions move one freedom: the exact step along (1, sgn)
+                    sgn = 1.0 if h12 >= 0.0 else -1.0
+                    step = (u1 + sgn * u2) / (h11 + h22 + 2.0 * abs(h12))
+                    new1 = old1 - step
+                    new2 = old2 - sgn * step
+                if math.sqrt(new1 * new1 + new2 * new2) > bound:
+                    # sliding: the diagonal step, whose projection onto the disc opposes the slip
+                    new1 = old1 - u1 / h11
+                    new2 = old2 - u2 / h22
+                    norm = math.sqrt(new1 * new1 + new2 * new2)
+                    if norm > bound:
+                        new1 *= bound / norm
+                        new2 *= bound / norm
+            if new1 != old1 or new2 != old2:
+                change = max(change, abs(new1 - old1) * h11, abs(new2 - old2) * h22)
+                _add_column(PJ, r1, new1 - old1, w)
+                _add_column(PJ, r2, new2 - old2, w)
+                lam[r1] = new1
+                lam[r2] = new2
+        for l in range(n_j):
+            dj = diag_j[l]
+            if dj <= floor_j:
+                continue
+            k = dof_of[l]
+            old = lam_j[l]
+            free = jbase[k] + w[k] - dj * old
+            new = 0.0
+            if free < lo[k]:
+                new = (lo[k] - free) / dj
+            elif free > hi[k]:
+                new = (hi[k] - free) / dj
+            if new != old:
+                change = max(change, abs(new - old) * dj)
+                _add_column(PJl, l, new - old, w)
+                lam_j[l] = new
+        if change <= CONVERGED:  # another sweep would move no row's velocity by more
+            break
+
+
+@njit(cache=True, fastmath=FMA)
+def _outside(value, lo, hi):
+    tol = 1e-9 * (1.0 + abs(value))
+    return value < lo - tol or value > hi + tol
+
+
+@njit(cache=True, fastmath=FMA)
+def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_c, target, reg, mu, floor,
+           friction, iterations, jbase, bounds, safeguard, w, lam):
+    """Solve the contact rows (see _sweeps) from the velocity w [nv] (updated in place), with
+    the joint rows their push would carry past a bound: a joint row (J = e_k) joins while
+    jbase + w leaves bounds[0] <= . <= bounds[1] for its dof k (an active set around the
+    sweeps), so a contact pressing a limited joint is held by the limit in the same solve
+    instead of being undone by it, or undoing it. With ``safeguard`` the velocity change is
+    scaled at the end by one s in [0, 1] (all impulses alike: momentum-neutral between links,
+    inside every cone) so that the impulses' work on the velocity they leave, lam . J w, is no
+    more than the positive targets ask for (restitution 0: none), whatever iterate the sweeps
+    stopped at. That work is what decides the step's energy: with v' the velocity after the
+    step's forces and a = h H^-1 tau_gravity, the semi-implicit Euler step changes kinetic plus
+    potential energy by lam . J w - |a + dw|_H^2 / 2, so impulses that do no positive work on
+    the end velocity (an inelastic stop: J w = 0; a gap closing: lam > 0 at J w < 0; friction
+    opposing the slip) can only remove energy."""
+    nv = w.shape[0]
+    rows = 3 * n_c
+    for r in range(rows):
+        lam[r] = 0.0
+    w0 = np.empty(nv)
+    for d in range(nv):
+        w0[d] = w[d]
+    lo = bounds[0]
+    hi = bounds[1]
+    n_j = 0
+    dof_of = np.empty(nv, dtype=np.int64)
+    lam_j = np.zeros(nv)
+    diag_j = np.empty(nv)
+    joined = np.zeros(nv, dtype=np.bool_)
+    PJl = np.empty((0, nv))
+    floor_j = 0.0
+    for _ in range(nv + 1):
+        _sweeps(J, PJ, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of, PJl, diag_j,
+                lo, hi, jbase, floor_j, iterations, w, lam, lam_j)
+        added = False
+        for k in range(nv):
+            if joined[k] or not _outside(jbase[k] + w[k], lo[k], hi[k]):
+                continue
+            if PJl.shape[0] == 0:
+                PJl = np.empty((nv, nv))
+            joined[k] = True
+            added = True
+            col = PJl[n_j]
+            for d in range(nv):
+                col[d] = 0.0
+            col[k] = 1.0
+            ltdl_solve(dof_parent, LD, col)
+            if m_eq > 0:
+                project_out(G, Y, A, m_eq, col, lam_eq)
+            diag_j[n_j] = col[k]
+            floor_j = max(floor_j, 1e-9 * col[k])
+            dof_of[n_j] = k
+            n_j += 1
+        if not added:
+            break
+    if n_j > 0:
+        # the limits have the last word: where the sweeps left a contact (one the limit leaves
+        # no way to satisfy, a light finger pushed against its stop) and a joint row in
+        # conflict, the joint rows alone are swept once more, so the step never carries a
+        # joint past its bound and the contact gives way instead
+        _sweeps(J, PJ, diag, w12, 0, target, reg, mu, floor, friction, n_j, dof_of, PJl, diag_j,
+                lo, hi, jbase, floor_j, iterations, w, lam, lam_j)
+    if not safeguard:
+        return
+    # the work on the end velocity at scale s is s a + s^2 b with dw = w - w0 = sum PJ lam:
+    # a = lam . J w0, b = lam . J dw = dw' H dw >= 0
+    a = 0.0
+    b = 0.0
+    budget = 0.0
+    for r in range(rows):
+        if lam[r] == 0.0:
+            continue
+        u0 = _row_velocity(J, r, w0)
+        a += lam[r] * u0
+        b += lam[r] * (_row_velocity(J, r, w) - u0)
+        if r % 3 == 0 and target[r] > 0.0:
+            budget += lam[r] * target[r]
+    for l in range(n_j):
+        k = dof_of[l]
+        a += lam_j[l] * w0[k]
+        b += lam_j[l] * (w[k] - w0[k])
+        budget += max(0.0, lam_j[l] * (lo[k] if lam_j[l] > 0.0 else hi[k]))
+    s = 1.0
+    if a + b > budget:
+        if b > 0.0:
+            s = max(0.0, min(1.0, (math.sqrt(max(a * a + 4.0 * b * budget, 0.0)) - a) / (2.0 * b)))
+        else:
+            s = 0.0
+    if s < 1.0:
+        for d in range(nv):
+            w[d] = w0[d] + s * (w[d] - w0[d])
+
+
+@njit(cache=True, fastmath=FMA)
+def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq, col_link,
+                   col_friction, col_restitution, pairs, n_contacts, pair_of, points, normals,
+                   depths, v_start, h, settings, J, PJ, lam, target, bounds, v, bias):
+    """Add the contact impulses' velocity change to v [nv] (the end-of-step velocity after the
+    limit impulses) and write the position-only correction velocity bias [nv] (split impulses:
+    it moves this step's positions, then is dropped); returns True when bias is not zero.
+    v_start [nv] is the velocity at the start of the step (for restitution). bounds [2, nv]:
+    each dof's velocity interval for this step from limits.limit_impulses (-inf, inf where
+    none). J, PJ [3 nc, nv], lam, target [3 nc] are scratch."""
+    nv = v.shape[0]
+    rows = 3 * n_contacts
+    t1 = np.empty(3)
+    t2 = np.empty(3)
+    dirs = np.empty((3, 3))
+    mu = np.empty(n_contacts)
+    w12 = np.empty(n_contacts)
+    diag = np.empty(rows)
+    reg = np.empty(rows)
+    max_push = max(settings[SETTING_MAX_DEPENETRATION], 0.0)
+    rate = 1.0 / settings[SETTING_TIME_CONSTANT]
+    overlapping = False
+    for c in range(n_contacts):
+        ca = pairs[pair_of[c], 0]
+        cb = pairs[pair_of[c], 1]
+        mu[c] = 0.5 * (col_friction[ca] + col_friction[cb])
+        _tangents(normals[c], t1, t2)
+        for a in range(3):
+            dirs[0, a] = normals[c, a]
+            dirs[1, a] = t1[a]
+            dirs[2, a] = t2[a]
+        for k in range(3):
+            r = 3 * c + k
+            for d in range(nv):
+                J[r, d] = 0.0
+            accumulate_jacobian(link_table, S, Rw, pw, col_link[cb], points[c], dirs[k], False, 1.0, J[r])
+            accumulate_jacobian(link_table, S, Rw, pw, col_link[ca], points[c], dirs[k], False, -1.0, J[r])
+            for d in range(nv):
+                PJ[r, d] = J[r, d]
+            ltdl_solve(dof_parent, LD, PJ[r])
+            if m_eq > 0:
+                project_out(G, Y, A, m_eq, PJ[r], lam_eq)
+            diag[r] = _row_velocity(J, r, PJ[r])
+        w12[c] = _row_velocity(J, 3 * c + 1, PJ[3 * c + 2])
+        e = 0.5 * (col_restitution[ca] + col_restitution[cb])
+        target[3 * c + 1] = 0.0
+        target[3 * c + 2] = 0.0
+        u_n = _row_velocity(J, 3 * c, v_start) if e > 1e-6 else 0.0
+        if e > 1e-6 and u_n < 0.0 and (depths[c] >= 0.0 or u_n * h < depths[c]):
+            target[3 * c] = min(-e * u_n, max_push)  # an impact this step: Newton's restitution
+        elif depths[c] < 0.0:
+            target[3 * c] = depths[c] / h  # a gap: approach no faster than closes it in the step
+        else:
+            target[3 * c] = 0.0  # restitution 0: stop the approach, keep no push
+        if depths[c] > 0.0:
+            overlapping = True
+    # a row the constraints leave (almost) no freedom to move has a round-off diagonal: an
+    # impulse target / W on it would be round-off amplified, so such rows carry none
+    floor = 0.0
+    for r in range(rows):
+        floor = max(floor, diag[r])
+    floor *= 1e-9
+    # Regularisation R_r = REGULARISATION W_rr on the normal rows (a compliance in each row's
+    # own effective mass): the solve minimises 1/2 lam'(W + R) lam + lam'(u0 - target) over the
+    # friction cones, strictly convex whatever the links' masses, so a link held between two
+    # contacts (infeasible rigid targets) gets bounded impulses. The friction rows stay rigid
+    # (a resting box must not creep), bounded by the cone of the regularised normal impulse.
+    for r in range(rows):
+        reg[r] = REGULARISATION * diag[r] if r % 3 == 0 else 0.0
+    iterations = int(settings[SETTING_ITERATIONS])
+    zero = np.zeros(nv)
+    _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_contacts, target, reg, mu,
+           floor, True, iterations, zero, bounds, True, v, lam)
+    if not overlapping:
+        return False
+    # Split impulses: overlaps are pushed apart by a velocity that moves only this step's
+    # positions (depth / time constant, at most PhysX's maxDepenetrationVelocity), normal rows
+    # only, the limits holding against it as against the velocities; it never enters v, so
+    # removing an overlap adds no kinetic energy.
+    for c in range(n_contacts):
+        target[3 * c] = min(depths[c] * rate, max_push) if depths[c] > 0.0 else -math.inf
+    for d in range(nv):
+        bias[d] = 0.0
+    _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_contacts, target, reg, mu,
+           floor, False, iterations, v, bounds, False, bias, lam)
+    for d in range(nv):
+        if bias[d] != 0.0:
+            return True
+    return False
