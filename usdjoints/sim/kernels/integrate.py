@@ -8,7 +8,9 @@ beyond the explicit bound stay stable. RK4 treats every force explicitly. Coupli
 closures are projected out of each step (constraints.py); contact impulses follow the Euler
 velocity update (contact_solve.py). The limit impulses (limits.py) act after the loop projection, in
 its constrained metric, and again after the contact impulses, so the velocity a step integrates
-keeps every hard limit; their position-only correction follows the position update.
+keeps every hard limit; their position-only correction follows the position update. A lone free
+body's linear velocity is integrated in the world frame (world_frame_velocity), so spinning adds
+it no energy.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from .contact_solve import solve_contacts
 from .crba import ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_transforms_inline, link_world_poses
 from .jcalc import FREE, PRISMATIC, SPHERICAL, primitive_nq, primitive_nv, quat_multiply_exp, quat_rotate
-from .layout import LINK_Q_START, LINK_TYPE, LINK_V_START
+from .layout import LINK_PARENT, LINK_Q_START, LINK_TYPE, LINK_V_START
 from .limits import (
     has_free_root, keep_centres_of_mass, limit_impulses, transport_velocity, tree_centres_of_mass,
 )
@@ -181,6 +183,72 @@ def failing_dof(link_table, q, qd, settings):
 
 
 @njit(cache=True, fastmath=FMA)
+def lone_free_bodies(link_table, I6, out):
+    """out[i] = True for a lone free body: a free root link with mass and no child; returns
+    True when there is one. Its linear momentum is integrated in the world frame
+    (world_frame_velocity)."""
+    n = link_table.shape[0]
+    for i in range(n):
+        out[i] = link_table[i, LINK_TYPE] == FREE and link_table[i, LINK_PARENT] < 0 and I6[i, 3, 3] > 0.0
+    for i in range(n):
+        parent = link_table[i, LINK_PARENT]
+        if parent >= 0:
+            out[parent] = False
+    any_lone = False
+    for i in range(n):
+        any_lone = any_lone or out[i]
+    return any_lone
+
+
+@njit(cache=True, fastmath=FMA)
+def world_frame_velocity(link_table, I6, lone, v_start, h, v, rotate):
+    """The lone free bodies' linear momentum integrated in the world frame.
+
+    A free joint's velocity is the body-frame twist (v, w) of the link origin; the rate of the
+    centre of mass' velocity u = v + w x c in body axes carries the frame term -w x u. Stepped
+    explicitly, |u + h (-w x u)|^2 = |u|^2 + h^2 |w x u|^2: a body spinning in flight gains
+    m h^2 |w x u|^2 / 2 of kinetic energy every step (mjc_quadruped's ball: 0.067 J a step at
+    24 rad/s and 4 m/s) and its momentum grows. Instead the step takes u's world-frame rate in
+    the axes of the start of the step (``rotate`` False, after the velocity update: the frame
+    term added back from v_start, the velocities the acceleration was computed with), and once
+    the body has turned by exp(h w) (integrate_configuration, with the end angular velocity)
+    re-expresses u in the new axes (``rotate`` True): u <- exp(h w)^T u. The linear momentum
+    m R u then changes by exactly the impulses of gravity and the contacts, and turning adds no
+    energy, as PhysX and MuJoCo integrate a rigid body's linear velocity in the world frame.
+    Lone bodies only: in a tree the base's momentum is the whole tree's, and the base rows'
+    frame term stays in the body-frame step. c is the centre of mass in link axes (from I6's
+    m [c]x block)."""
+    for i in range(link_table.shape[0]):
+        if not lone[i]:
+            continue
+        v0 = link_table[i, LINK_V_START]
+        m = I6[i, 3, 3]
+        cx, cy, cz = I6[i, 2, 4] / m, I6[i, 0, 5] / m, I6[i, 1, 3] / m
+        if not rotate:
+            wx, wy, wz = v_start[v0 + 3], v_start[v0 + 4], v_start[v0 + 5]
+            x = v_start[v0] + wy * cz - wz * cy
+            y = v_start[v0 + 1] + wz * cx - wx * cz
+            z = v_start[v0 + 2] + wx * cy - wy * cx
+            v[v0] += h * (wy * z - wz * y)
+            v[v0 + 1] += h * (wz * x - wx * z)
+            v[v0 + 2] += h * (wx * y - wy * x)
+            continue
+        wx, wy, wz = v[v0 + 3], v[v0 + 4], v[v0 + 5]
+        angle = h * math.sqrt(wx * wx + wy * wy + wz * wz)
+        if angle == 0.0:
+            continue
+        kx, ky, kz = h * wx / angle, h * wy / angle, h * wz / angle
+        c, s = math.cos(angle), math.sin(angle)
+        rx, ry, rz = wy * cz - wz * cy, wz * cx - wx * cz, wx * cy - wy * cx  # w x c
+        x, y, z = v[v0] + rx, v[v0 + 1] + ry, v[v0 + 2] + rz
+        kv = (kx * x + ky * y + kz * z) * (1.0 - c)
+        # exp(h w)^T u = u cos - (k x u) sin + k (k . u)(1 - cos), then v = u - w x c
+        v[v0] = x * c - (ky * z - kz * y) * s + kx * kv - rx
+        v[v0 + 1] = y * c - (kz * x - kx * z) * s + ky * kv - ry
+        v[v0 + 2] = z * c - (kx * y - ky * x) * s + kz * kv - rz
+
+
+@njit(cache=True, fastmath=FMA)
 def _limit_correction(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, I6, free, bias, h,
                       E, r, R3, p3, Rw, pw, root_of, com, R, q, qd):
     """Move q by the limits' position-only bias (limits.py) and carry the free and spherical
@@ -311,6 +379,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
         c_bias = np.empty(nv)
         c_R = np.empty((3, 3))
     c_biased = False
+    lone = np.empty(nlink, dtype=np.bool_)
+    any_lone = lone_free_bodies(link_table, I6, lone)
     if limits is not None:
         lim_iwork = np.empty((3, nv), dtype=np.int64)
         lim_C = np.empty((nv, nv))
@@ -360,6 +430,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                 for k in range(nv):
                     v_start[k] = qd[k]
                     qd[k] += dt * qdd[k]
+                if any_lone:
+                    world_frame_velocity(link_table, I6, lone, v_start, dt, qd, False)
                 m = 0
                 if rows > 0 or contacts > 0:
                     link_world_poses(link_table, E, r, Rw, pw)
@@ -391,6 +463,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                                                     lim_work, lim_iwork, lim_C, lim_A, qd,
                                                     lim_bias, G, Y, A, m, lam)
                 integrate_configuration(link_table, q, qd, dt, q)
+                if any_lone:
+                    world_frame_velocity(link_table, I6, lone, v_start, dt, qd, True)
                 if contact is not None:
                     if c_biased:  # the contacts' position-only push apart of overlaps
                         integrate_configuration(link_table, q, c_bias, dt, q)
