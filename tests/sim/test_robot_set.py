@@ -35,29 +35,46 @@ ENERGY_RTOL = 1e-3        # of the run's energy swing
 
 # Measured on this branch (tests/sim/sim_robots.py as a script prints the numbers).
 KNOWN = {
-    # undriven, the legs fold under the body while the feet rest on the floor (depth < 1 um; the
-    # contact impulses do no positive work on the velocity they leave, by construction): the
-    # energy rises as the body sinks, 0.07 J a step at 0.76 s; 0.26 J with friction 0; no rise
-    # with contact=False. The source is not found (the 4 hip loop closures carry the load then).
-    ("mjc_quadruped", "energy"): "+3.11 J on a swing of 526 J while the legs fold, feet on the floor",
-    # the pendulums' plates and poles rest on the ground plane (depth < 1 um) while the pendulums
-    # swing: +3e-4 J a step at 0.39 s; no rise with contact=False (everything falls through)
-    ("mimic_pendulums", "energy"): "+0.070 J on a swing of 0.070 J: the pendulums swing on their resting bases",
+    # Where each rise comes from was measured step by step (the Euler velocity update, the loop
+    # projection, the limit impulses, the contact solve, the position update, the contacts' and
+    # the limits' position-only corrections, the loop position projection, each stage's energy
+    # change). mjc_quadruped's +3.11 J was its ball (a lone free body, 14.1 kg) spinning at
+    # 24 rad/s while moving at 4 m/s: the body-frame velocity's explicit frame term gained
+    # m dt^2 |w x u|^2 / 2 = 0.067 J a step; the step now integrates a lone body's momentum in
+    # the world frame (integrate.world_frame_velocity) and the quadruped's energy never rises.
+    #
+    # undamped pendulums, nothing dissipates while they swing (the plates rest on the ground,
+    # the contacts take out what gravity's step puts in): the rise is semi-implicit Euler's own
+    # O(dt) oscillation, 0.0696 / 0.0348 / 0.0174 J at dt, dt/2, dt/4; the integrator's
+    # modified energy E - dt/2 grad V . v rises 6.3e-5 J (test_energy_sources.py)
+    ("mimic_pendulums", "energy"): "+0.070 J on a swing of 0.070 J: Euler's O(dt) oscillation, undamped",
     # base_link and the four upper legs start 9.4 mm deep in each other (urdf-usd-converter's
     # hulls) and are pushed apart; with contact=False the rise is 4.7e-4 J
     ("uuc_solo12", "energy"): "+1.12 J on a swing of 1.12 J: base_link and the upper legs start 9.4 mm deep",
-    # tiago runs 2 s with contacts (it diverged at 0.001 s), its limits held to 3e-5 deg: its
-    # fingers start up to 5.6 cm inside hand_safety_box and are pushed out against their stops;
-    # with contact=False the energy does not rise
-    ("tiago", "energy"): "+0.061 J on a swing of 20.2 J: fingers pushed out of hand_safety_box",
-    # joints 4 and 6 start 25.6 and 48.8 deg outside their limits and are brought back (with
-    # contact=False: +9.8e-4 J on a swing of 0.036 J)
-    ("fr3", "energy"): "+5.1e-5 J on a swing of 6.2e-3 J: joints 4 and 6 start outside their limits",
-    ("mjc_manipulator", "energy"): "+0.050 J on a swing of 2.26 J",
-    ("allegro_left", "energy"): "+3.7e-5 J on a swing of 3.7e-5 J: joint_12 starts 15.1 deg past its limit",
-    # at rest on the floor from the start (a swing of 3e-7 J, 1e-9 J per kg and metre of
-    # height): passed with the soft contact of before; the nanojoule source is not measured
-    ("mjc_walker", "energy"): "+1.4e-7 J on a swing of 3.0e-7 J, resting on the floor",
+    # the fingers start up to 5.6 cm inside hand_safety_box (166 contact points) and stay
+    # pushed against their stops: in single steps (t = 0.29, 0.32, 0.69, 1.21 s, ...) the
+    # contacts' position-only push-out of the overlap raises the energy by 0.06-0.09 J (0.093 J
+    # at 0.319 s, the contact impulses themselves -2e-4 J); with contact=False no rise
+    ("tiago", "energy"): "+0.061 J on a swing of 20.2 J: the push-out of the fingers' start overlap",
+    # joints 4 and 6 start 25.6 and 48.8 deg outside their limits (removed by the first step);
+    # two self-collision pairs start 3.4 and 3.6 cm deep and one stays 3.4 cm deep all run (the
+    # limits keep the push-out from removing it): every other step the contacts' position-only
+    # push-out raises the energy 5.5e-6 J (the velocity stages take out less)
+    ("fr3", "energy"): "+5.1e-5 J on a swing of 6.2e-3 J: the push-out of a 3.4 cm start overlap",
+    # undamped, no contact in the rising window (t = 1.47-1.50 s): the arm swings at 20-24 rad/s
+    # and the Euler velocity and position updates add 8e-4 J a step (the limit impulses take out
+    # 5e-5 J): the explicit velocity-product (Coriolis and centrifugal) forces of semi-implicit
+    # Euler in (q, v); the modified energy rises as much (0.051 J), the rise is 0.012 J at dt/2
+    ("mjc_manipulator", "energy"): "+0.050 J on a swing of 2.26 J: explicit Coriolis forces of a fast swing",
+    # after the first step (joint_12 starts 15.1 deg past its limit) the rise is the contacts'
+    # position-only push-out of a 0.63 mm start overlap (2.8e-6 J a step, decaying with the
+    # 20 ms time constant; 3e-8 m left at 0.2 s)
+    ("allegro_left", "energy"): "+3.7e-5 J on a swing of 3.7e-5 J: the push-out of a 0.63 mm start overlap",
+    # at rest on the floor from the start, its feet 72 nm inside it, 70 nm all run (a swing of
+    # 3e-7 J, 1e-9 J per kg and metre of height): the contacts' position-only push-out of that
+    # resting overlap raises the energy in its steps (2.1e-7 J over the first 50 steps) and the
+    # position updates take it out again (-1.7e-7 J)
+    ("mjc_walker", "energy"): "+1.4e-7 J on a swing of 3.0e-7 J: the push-out of a 70 nm resting overlap",
 }
 
 _CACHE: dict[str, dict] = {}
