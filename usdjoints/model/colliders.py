@@ -70,7 +70,7 @@ def _shape(collider: ColliderDesc, scale: np.ndarray, mpu: float):
         centre = 0.5 * (lo + hi)
         if np.all(np.isfinite(points)):
             planes = hull_planes(points - centre)
-            if planes is not None:
+            if planes is not None and np.all(np.isfinite(planes)):
                 return COLLIDER_HULL, 0.5 * (hi - lo), np.eye(3), centre, (points - centre, planes)
     if collider.extent is not None:
         lo, hi = np.array(collider.extent[0], dtype=float) * scale, np.array(collider.extent[1], dtype=float) * scale
@@ -315,7 +315,9 @@ def without_start_overlaps(model, approximate: list[bool]):
     """``model`` without the pairs of bounding boxes that already overlap at its initial state
     on two links of one tree. A box bounding a mesh is larger than the hull PhysX collides, so
     links that fit together (a leg beside its base) overlap as boxes where PhysX sees no
-    contact; pushing them apart from the first step is not what the stage describes."""
+    contact; pushing them apart from the first step is not what the stage describes. A convex
+    hull is the shape PhysX collides, not a bound: its pairs are kept (the simulation holds a
+    hull pair's start overlap instead: sim/api.py held_start_overlaps)."""
     import dataclasses
 
     pairs = np.asarray(model.collision_pairs)

@@ -147,16 +147,26 @@ def hull_points(prim):
     if points.ndim != 2 or points.shape[1] != 3 or len(points) < 4:
         return None
     points = points[np.all(np.isfinite(points), axis=1)]
-    points = np.unique(points, axis=0) if len(points) else points
+    if len(points) <= 4 * HULL_VERTEX_LIMIT:  # repeated points (a mesh's per-face copies) count once
+        points = np.unique(points, axis=0)
     if len(points) < 4:
         return None
     if len(points) > HULL_VERTEX_LIMIT:
         centre = 0.5 * (points.min(axis=0) + points.max(axis=0))
-        picked = np.unique(np.argmax((points - centre) @ _hull_directions(HULL_VERTEX_LIMIT).T, axis=0))
-        points = points[picked]
+        directions = _hull_directions(HULL_VERTEX_LIMIT).T
+        best, picked = np.full(HULL_VERTEX_LIMIT, -np.inf), np.zeros(HULL_VERTEX_LIMIT, dtype=np.int64)
+        for start in range(0, len(points), 16384):  # bounded memory whatever the mesh's size
+            reach = (points[start:start + 16384] - centre) @ directions
+            k = np.argmax(reach, axis=0)
+            value = reach[k, np.arange(HULL_VERTEX_LIMIT)]
+            better = value > best
+            best[better], picked[better] = value[better], start + k[better]
+        points = points[np.unique(picked)]
     span = points - points.mean(axis=0)
-    if len(points) < 4 or np.linalg.svd(span, compute_uv=False)[-1] <= 1e-9 * max(1.0, np.abs(span).max()):
-        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        if len(points) < 4 or not np.all(np.isfinite(span)) or (
+                np.linalg.svd(span, compute_uv=False)[-1] <= 1e-9 * max(1.0, np.abs(span).max())):
+            return None
     return tuple((float(x), float(y), float(z)) for x, y, z in points)
 
 
