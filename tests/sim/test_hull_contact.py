@@ -142,3 +142,67 @@ def test_sliding_mesh_cube_decelerates_at_mu_g(tmp_path):
     slope = np.polyfit(trajectory.t[window], trajectory.qd[window, 0], 1)[0]
     assert slope == pytest.approx(-mu * G, rel=1e-5)
     assert trajectory.qd[-1, 0] == pytest.approx(0.0, abs=1e-6)
+
+
+PAIR_STAGE = """#usda 1.0
+(
+    metersPerUnit = 1
+    kilogramsPerUnit = 1
+    upAxis = "Z"
+)
+def PhysicsScene "scene"
+{{
+    float physics:gravityMagnitude = 0
+}}
+def Xform "robot"
+{{
+    def {shape} "a" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI", "PhysicsCollisionAPI"])
+    {{
+        float physics:mass = 1
+        float3 physics:diagonalInertia = (0.00667, 0.00667, 0.00667)
+        {body}
+    }}
+    def {shape} "b" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI", "PhysicsCollisionAPI"])
+    {{
+        float physics:mass = 1
+        float3 physics:diagonalInertia = (0.00667, 0.00667, 0.00667)
+        {body}
+        double3 xformOp:translate = (0.19, 0, 0)
+        float3 xformOp:scale = (1, 0.5, 0.5)
+        uniform token[] xformOpOrder = ["xformOp:translate", "xformOp:scale"]
+    }}
+    def PhysicsRevoluteJoint "hinge"
+    {{
+        rel physics:body0 = </robot/a>
+        rel physics:body1 = </robot/b>
+        bool physics:collisionEnabled = true
+        uniform token physics:axis = "Z"
+        point3f physics:localPos0 = (0.095, 0, 0)
+        point3f physics:localPos1 = (-0.095, 0, 0)
+    }}
+}}
+"""
+
+
+@pytest.mark.parametrize("shape, body, held", [("Mesh", MESH_CUBE, True), ("Cube", CUBE, False)],
+                         ids=["hulls-held", "cubes-pushed"])
+def test_start_overlap_of_one_robot(tmp_path, shape, body, held):
+    """Two links hinged with collisionEnabled, b's end (half a's section) 1 cm deep in a at the
+    start, no gravity:
+    as hulls the overlap is held (no force acts, so nothing moves: closed form), as Cube
+    primitives it is pushed apart (PhysX's depenetration, which usdjoints keeps for primitives)."""
+    from usdjoints.sim.api import held_start_overlaps, start_contact_depths
+
+    path = tmp_path / f"pair_{shape}.usda"
+    path.write_text(PAIR_STAGE.format(shape=shape, body=body))
+    model = load_model(str(path))
+    assert len(model.collision_pairs) == 1
+    depth = start_contact_depths(model)[0]
+    assert depth == pytest.approx(0.01, abs=1e-6)
+    assert held_start_overlaps(model)[0] == (pytest.approx(depth) if held else 0.0)
+    trajectory = simulate(model, 0.2, DT, record_every=50)
+    moved = np.abs(trajectory.q - trajectory.q[0]).max()
+    if held:
+        assert moved <= 1e-12
+    else:
+        assert moved > 1e-3

@@ -152,9 +152,9 @@ def constraint_jacobian(model: ArticulatedModel, q) -> tuple[np.ndarray, np.ndar
     return G[:m].copy(), c[:m].copy()
 
 
-def start_contact_depths(model: ArticulatedModel) -> np.ndarray:
+def start_contact_depths(model: ArticulatedModel, which=None) -> np.ndarray:
     """The deepest penetration [m] of each collision pair at the model's initial state (<= 0:
-    apart), shape [npair]."""
+    apart), shape [npair]; with ``which`` (pair indices) only those pairs', the others -inf."""
     from .kernels.contact import bounding_radii, collider_world_poses, detect_contacts, max_contacts
     from .kernels.fk import link_world_poses
 
@@ -168,7 +168,8 @@ def start_contact_depths(model: ArticulatedModel) -> np.ndarray:
     radius = np.empty(n)
     bounding_radii(pm.col_type, pm.col_size, radius)
     depth = np.full(pm.pairs.shape[0], -np.inf)
-    for p in range(pm.pairs.shape[0]):  # one pair at a time: the contact buffer's cap cannot hide one
+    indices = range(pm.pairs.shape[0]) if which is None else [int(p) for p in which]
+    for p in indices:  # one pair at a time: the contact buffer's cap cannot hide one
         pair = np.ascontiguousarray(pm.pairs[p:p + 1])
         room = max_contacts(pm.col_type, pair)
         pair_of, points, normals, depths = (np.empty(room, dtype=np.int64), np.empty((room, 3)),
@@ -216,7 +217,7 @@ def held_start_overlaps(model: ArticulatedModel) -> np.ndarray:
         same_tree |= (aa >= 0) & (aa == ab)
     if not (hull & same_tree).any():
         return allowance
-    depth = start_contact_depths(model)
+    depth = start_contact_depths(model, np.flatnonzero(hull & same_tree))
     held = hull & same_tree & (depth > 0.0)
     allowance[held] = depth[held]
     return allowance

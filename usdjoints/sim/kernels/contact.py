@@ -15,7 +15,8 @@ collider A to collider B and a depth (> 0 overlapping, < 0 a gap closer than the
   reduced to at most HULL_POINTS (the deepest, then each the farthest from those kept). Like
   box against box, only vertices are tested: two hulls crossing edge on edge report no point
   until a vertex comes within the margin, and outside a hull a vertex's distance is taken as its
-  largest face-plane distance (a lower bound of the true one: a contact may start early).
+  largest face-plane distance (a lower bound of the true one: a contact may start early), and a
+  vertex on a side face of the other is 0 deep (two equal sections overlapping end on end).
 
 Points are reported while two colliders are closer than the margin (the caller's, api.py's
 CONTACT_MARGIN, 5 mm by default): speculative contacts, so a body approaching at up to
