@@ -48,10 +48,6 @@ KNOWN = {
     # the push PhysX gives them it was +1.12 J); the rise is not the contacts': with
     # contact=False it is 4.7e-4 J on a swing of 4.7e-4 J
     ("uuc_solo12", "energy"): "+1.0e-4 J on a swing of 0.042 J; +4.7e-4 J of 4.7e-4 J without contacts",
-    # tiago runs 2 s with contacts (it diverged at 0.001 s), its limits held to 3e-5 deg: its
-    # fingers start up to 5.6 cm inside hand_safety_box and are pushed out against their stops;
-    # with contact=False the energy does not rise
-    ("tiago", "energy"): "+0.061 J on a swing of 20.2 J: fingers pushed out of hand_safety_box",
     # joints 4 and 6 start 25.6 and 48.8 deg outside their limits and are brought back (with
     # contact=False: +9.8e-4 J on a swing of 0.036 J)
     ("fr3", "energy"): "+5.1e-5 J on a swing of 6.2e-3 J: joints 4 and 6 start outside their limits",
