@@ -28,6 +28,12 @@ the same set overlapping at some time in the run (test_same_contacts_as_physx: P
 of every step, usdjoints' pairs every RECORD steps), and the joints with self-collision off as
 the same motion to 1e-3 rad. With it on, PhysX moves 10 joints (up to 3.3 rad) and usdjoints
 none: a strict expected failure that stays one while the overlaps are held.
+
+Panda, measured the same way and not held to it: PhysX reports panda_link5|panda_link7 (5.6 mm)
+and panda_hand|panda_link7 (23 mm) at the start, panda_hand|panda_link5 (37 mm) from the second
+step on. usdjoints has link5|link7 (4.4 mm) and hand|link5 (39 mm) from the start, never
+hand|link7 (usdjoints welds panda_hand, panda_link8 and panda_link7 into one link, where PhysX
+keeps three links two fixed joints apart), and its fingers touch during the run.
 """
 from __future__ import annotations
 
