@@ -283,6 +283,11 @@ class ColliderDesc:
     extent: Optional[tuple[Vec3, Vec3]]
     material: MaterialDesc
     group: Optional[str] = None  # the first PhysicsCollisionGroup whose colliders collection includes it
+    # a mesh's physics:approximation token as authored (None: unauthored, the schema's "none")
+    approximation: Optional[str] = None
+    # a mesh's convex hull vertices (local, unscaled; at most HULL_VERTEX_LIMIT): its points'
+    # support points in a fixed set of directions (walker/colliders.py), None for other shapes
+    hull: Optional[tuple[Vec3, ...]] = None
 
 
 @dataclass(frozen=True, slots=True)

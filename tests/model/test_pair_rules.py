@@ -138,7 +138,7 @@ def _scene(seed: int, inverted: bool):
 @pytest.mark.parametrize("seed", range(12))
 def test_pairs_follow_the_rules_pair_by_pair(seed):
     description, model, joints, rows = _scene(seed, inverted=seed % 3 == 0)
-    pairs, filtered = _filter_pairs(description, model, joints, rows)
+    pairs, filtered, _ = _filter_pairs(description, model, joints, rows)
     want_pairs, want_filtered = _reference(description, model, joints, rows)
     assert np.asarray(pairs).dtype == np.int64
     assert [tuple(p) for p in np.asarray(pairs).tolist()] == want_pairs
@@ -151,7 +151,7 @@ def test_pairs_follow_the_rules_pair_by_pair(seed):
 def test_no_pairs_of_one_or_no_collider():
     description, model, joints, rows = _scene(1, inverted=False)
     for subset in ([], rows[:1]):
-        pairs, filtered = _filter_pairs(description, model, joints, subset)
+        pairs, filtered, _ = _filter_pairs(description, model, joints, subset)
         assert np.asarray(pairs).reshape(-1, 2).shape == (0, 2) and filtered == []
 
 

@@ -35,3 +35,22 @@ def run_ovphysx_probe(stage: str | os.PathLike, *, steps: int = 0, dt: float = 1
         return json.loads(done.stdout)
     except json.JSONDecodeError as error:
         raise RuntimeError(f"ovphysx probe printed no JSON for {stage}: {done.stdout[:500]!r}") from error
+
+
+CONTACTS_SCRIPT = Path(__file__).resolve().with_name("ovphysx_contacts.py")
+
+
+def run_ovphysx_contacts(stage: str | os.PathLike, *, steps: int, dt: float) -> dict:
+    """PhysX's contact report at every one of `steps` steps of `dt` [s] (ovphysx_contacts.py):
+    the stage's rigid bodies that carry PhysxContactReportAPI are the sensors.
+
+    Raises RuntimeError with the script's stderr when it exits non-zero or prints no JSON.
+    """
+    command = [sys.executable, str(CONTACTS_SCRIPT), str(stage), "--steps", str(steps), "--dt", repr(dt)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=PROBE_TIMEOUT_S, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"ovphysx contact report failed on {stage} (exit {done.returncode}): {done.stderr[-2000:]}")
+    try:
+        return json.loads(done.stdout)
+    except json.JSONDecodeError as error:
+        raise RuntimeError(f"ovphysx contact report printed no JSON for {stage}: {done.stdout[:500]!r}") from error

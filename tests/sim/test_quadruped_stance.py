@@ -10,11 +10,10 @@ that balance the joint rows, tau_gravity - tau_drive = J_joints^T f, must carry 
 weight (sum f_z = m g) and balance the base's six rows, J_base^T f = tau_gravity[base], and
 stay inside the Coulomb disc.
 
-Colliders: the converter gives every link the bounding box of its collision mesh (the feet get
-a 32 x 16.5 x 32 mm box). The boxes of the hips and legs overlap the base's box in any pose
-(bounds of non-convex meshes, not hulls), so the layer disables every collider but the feet's;
-the "spheres" variant replaces the foot box by a sphere of the box's half height at the foot
-frame (one contact point per foot, as the equilibrium check needs).
+Colliders: the converter gives every link its collision mesh, which a rigid body collides as
+its convex hull (the feet's within a 32 x 16.5 x 32 mm box). The layer disables every collider
+but the feet's; the "spheres" variant replaces the foot mesh by a sphere of its box's half
+height at the foot frame (one contact point per foot, as the equilibrium check needs).
 """
 from __future__ import annotations
 
@@ -26,7 +25,7 @@ import pytest
 
 import usdjoints  # noqa: F401  (registers the PhysX schemas before any stage opens)
 from samples import robots_dir
-from usdjoints.model.articulated import COLLIDER_BOX, COLLIDER_SPHERE
+from usdjoints.model.articulated import COLLIDER_BOX, COLLIDER_HULL, COLLIDER_SPHERE
 from usdjoints.model.build import load_model
 from usdjoints.model.rotation import quat_to_matrix
 from usdjoints.sim.api import forward_kinematics, integrate_configuration, inverse_dynamics, simulate
@@ -105,6 +104,10 @@ def _lowest_collider_point(model, q) -> float:
             lowest = min(lowest, centre[2] - size[0])
         elif model.collider_type[c] == COLLIDER_BOX:
             lowest = min(lowest, centre[2] - float(np.abs(R_w_c[2]) @ size))
+        elif model.collider_type[c] == COLLIDER_HULL:
+            start, count = model.collider_hull_index[c, :2]
+            vertices = np.asarray(model.collider_hull_rows)[start:start + count, :3]
+            lowest = min(lowest, float(np.min(centre[2] + vertices @ R_w_c[2])))
         else:
             raise AssertionError(f"unexpected collider {model.collider_names[c]}")
     return lowest
@@ -140,16 +143,19 @@ def stance(request, tmp_path_factory):
 
 
 def test_feet_colliders_are_what_the_variant_says(stance):
-    """The converter's foot collider is the mesh's bounding box; the sphere variant replaces it.
+    """The converter's foot collider is the mesh's convex hull; the sphere variant replaces it.
     Oracle: the collider arrays of the model (five colliders: four feet and the ground)."""
     feet, model, *_ = stance
     foot = [c for c, name in enumerate(model.collider_names) if "_FOOT/" in name]
     assert len(foot) == 4 and len(model.collider_names) == 5
-    expected = COLLIDER_SPHERE if feet == "spheres" else COLLIDER_BOX
+    expected = COLLIDER_SPHERE if feet == "spheres" else COLLIDER_HULL
     assert all(model.collider_type[c] == expected for c in foot)
     if feet == "converted":
-        # half the extent of solo_foot.stl [m], as the converter wrote it (float32)
-        assert np.allclose(sorted(model.collider_size[foot[0]]), [0.00825, 0.015993, 0.016], atol=1e-6)
+        # the hull's box is within half the extent of solo_foot.stl [m] (float32), its vertices
+        # the support points of 64 directions, so it reaches the extent to 0.3 mm
+        size = np.array(sorted(model.collider_size[foot[0]]))
+        assert np.all(size <= np.array([0.00825, 0.015993, 0.016]) + 1e-6)
+        assert np.allclose(size, [0.00825, 0.015993, 0.016], atol=3e-4)
 
 
 def test_quadruped_stands_for_ten_seconds(stance):

@@ -57,8 +57,9 @@ COLLIDER_SPHERE = 0
 COLLIDER_CAPSULE = 1
 COLLIDER_BOX = 2
 COLLIDER_PLANE = 3
+COLLIDER_HULL = 4
 COLLIDER_TYPES = {"sphere": COLLIDER_SPHERE, "capsule": COLLIDER_CAPSULE, "box": COLLIDER_BOX,
-                  "plane": COLLIDER_PLANE}
+                  "plane": COLLIDER_PLANE, "hull": COLLIDER_HULL}
 
 
 def _empty(*shape, dtype=np.float64):
@@ -149,7 +150,14 @@ class ArticulatedModel:
     collider_link: np.ndarray = _empty(0, dtype=np.int64)      # int64, -1 = world
     collider_R_link: np.ndarray = _empty(0, 3, 3)              # float64 [ncollider, 3, 3]
     collider_p_link: np.ndarray = _empty(0, 3)                 # float64 [ncollider, 3] [m]
-    collider_size: np.ndarray = _empty(0, 3)  # [m]: sphere (r, 0, 0), capsule (r, half length, 0), box half extents
+    collider_size: np.ndarray = _empty(0, 3)  # [m]: sphere (r, 0, 0), capsule (r, half length, 0), box
+    # half extents; a hull the half extents of its vertices' box, centred on the collider frame
+    # A hull's vertex rows (x, y, z, 0) then its face-plane rows (nx, ny, nz, d; n . x <= d inside),
+    # collider frame [m]; per collider (vertex start, count, face start, count), zeros for others.
+    collider_hull_rows: np.ndarray = _empty(0, 4)              # float64 [nrow, 4]
+    collider_hull_index: np.ndarray = _empty(0, 4, dtype=np.int64)  # int64 [ncollider, 4]
+    # per collider, the articulation (index in the stage's) its body is a link of, -1 for none
+    collider_articulation: np.ndarray = _empty(0, dtype=np.int64)
     collider_friction: np.ndarray = _empty(0)                  # float64 [ncollider], Coulomb mu
     collider_restitution: np.ndarray = _empty(0)               # float64 [ncollider], 0..1
     # Pairs of colliders that may touch (same-link and jointed pairs filtered), int64 [npair, 2].

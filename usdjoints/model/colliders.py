@@ -1,10 +1,14 @@
 """Collision shapes (PhysicsCollisionAPI prims) as primitive colliders fixed to model links.
 
 Spheres, capsules, cubes and planes map to themselves (scale baked in: a sphere takes its
-largest scale, a capsule's radius the largest scale across its axis). Every other gprim (meshes,
-cylinders, cones) becomes the box of its local extent: a documented bounding primitive, not a
-convex hull. A collider belongs to the nearest rigid body at or above it; one under no simulated
-body is fixed in the world.
+largest scale, a capsule's radius the largest scale across its axis). A mesh on a rigid body is
+the convex hull PhysX collides (physics:approximation convexHull, and none or
+meshSimplification, which PhysX promotes to convexHull on a dynamic body; convexDecomposition,
+sdf and sphereFill read as the one hull too): the walker's hull vertices (at most 64, PhysX's
+default hullVertexLimit) with the face planes they span. A static mesh (PhysX: a triangle mesh),
+a boundingCube one, a mesh whose points span no volume, and every other gprim (cylinders, cones)
+become the box of their local extent: a documented bounding primitive. A collider belongs to
+the nearest rigid body at or above it; one under no simulated body is fixed in the world.
 
 Friction and restitution come from the PhysicsMaterialAPI bound for physics
 (``material:binding:physics``, else ``material:binding``) on the collider or an ancestor: the
@@ -28,7 +32,7 @@ import numpy as np
 
 from ..descriptors import ColliderDesc, Diagnostic, StageDescription
 from ..walker.colliders import DEFAULT_FRICTION, DEFAULT_RESTITUTION  # noqa: F401 (PhysX's default material)
-from .articulated import COLLIDER_BOX, COLLIDER_CAPSULE, COLLIDER_PLANE, COLLIDER_SPHERE
+from .articulated import COLLIDER_BOX, COLLIDER_CAPSULE, COLLIDER_HULL, COLLIDER_PLANE, COLLIDER_SPHERE
 from .rotation import quat_to_matrix
 # Rotations taking a collider's z axis onto the stage axis X, Y or Z (cyclic permutations).
 _Z_TO_AXIS = {
@@ -59,10 +63,73 @@ def _shape(collider: ColliderDesc, scale: np.ndarray, mpu: float):
         return COLLIDER_BOX, half * mpu, np.eye(3), np.zeros(3)
     if collider.shape == "plane":
         return COLLIDER_PLANE, np.zeros(3), _Z_TO_AXIS[collider.axis or "Z"], np.zeros(3)
+    if (collider.shape == "mesh" and collider.hull is not None and collider.body is not None
+            and collider.approximation not in ("boundingCube", "boundingSphere")):
+        points = np.array(collider.hull, dtype=float) * scale * mpu
+        lo, hi = points.min(axis=0), points.max(axis=0)
+        centre = 0.5 * (lo + hi)
+        if np.all(np.isfinite(points)):
+            planes = hull_planes(points - centre)
+            if planes is not None and np.all(np.isfinite(planes)):
+                return COLLIDER_HULL, 0.5 * (hi - lo), np.eye(3), centre, (points - centre, planes)
     if collider.extent is not None:
         lo, hi = np.array(collider.extent[0], dtype=float) * scale, np.array(collider.extent[1], dtype=float) * scale
         return COLLIDER_BOX, 0.5 * (hi - lo) * mpu, np.eye(3), 0.5 * (hi + lo) * mpu
     return None
+
+
+def hull_planes(points: np.ndarray):
+    """The face planes [nface, 4] (n, d: n . x <= d inside, |n| = 1) of the convex hull of a few
+    points [m] (at most the walker's 64), by incremental construction: a tetrahedron of extreme
+    points, then each point outside the current faces replaces the faces it sees with the fan
+    from their horizon to it. Coplanar faces share one plane. None when they span no volume."""
+    n = len(points)
+    span = float(np.abs(points - points.mean(axis=0)).max()) if n else 0.0
+    if n < 4 or not span > 0.0:
+        return None
+    tol = 1e-9 * span
+    i0 = int(np.argmin(points[:, 0]))
+    i1 = int(np.argmax(np.linalg.norm(points - points[i0], axis=1)))
+    line = points[i1] - points[i0]
+    i2 = int(np.argmax(np.linalg.norm(np.cross(points - points[i0], line), axis=1)))
+    normal = np.cross(line, points[i2] - points[i0])
+    height = (points - points[i0]) @ normal
+    i3 = int(np.argmax(np.abs(height)))
+    if np.linalg.norm(normal) <= 1e-12 * span * span or abs(height[i3]) <= 1e-12 * span ** 3:
+        return None
+    inside = points[[i0, i1, i2, i3]].mean(axis=0)
+    faces = []
+
+    def add(a, b, c):
+        normal = np.cross(points[b] - points[a], points[c] - points[a])
+        if normal @ (points[a] - inside) < 0.0:
+            a, b, normal = b, a, -normal
+        faces.append((a, b, c, normal / np.linalg.norm(normal)))
+
+    for a, b, c in ((i0, i1, i2), (i0, i1, i3), (i0, i2, i3), (i1, i2, i3)):
+        add(a, b, c)
+    order = np.argsort(-np.linalg.norm(points - inside, axis=1))
+    for k in (int(k) for k in order):
+        if k in (i0, i1, i2, i3):
+            continue
+        x = points[k]
+        visible = [f for f in faces if f[3] @ (x - points[f[0]]) > tol]
+        if not visible:
+            continue
+        edges = {(f[e], f[(e + 1) % 3]) for f in visible for e in range(3)}
+        faces = [f for f in faces if f[3] @ (x - points[f[0]]) <= tol]
+        for a, b in edges:
+            if (b, a) not in edges:
+                normal = np.cross(points[b] - points[a], x - points[a])
+                length = np.linalg.norm(normal)
+                if length > 1e-12 * span * span:
+                    faces.append((a, b, k, normal / length))
+    planes = np.array([[*f[3], f[3] @ points[f[0]]] for f in faces])
+    # every vertex on the inner side of every plane (round-off aside): the hull is closed
+    planes[:, 3] = np.max(points @ planes[:, :3].T, axis=0)
+    _, first = np.unique(np.round(planes / np.array([1e-7, 1e-7, 1e-7, max(tol, 1e-12)])), axis=0,
+                         return_index=True)
+    return planes[np.sort(first)]
 
 
 def collider_arrays(description: StageDescription, model, joints) -> tuple[dict, list, list]:
@@ -90,7 +157,8 @@ def collider_arrays(description: StageDescription, model, joints) -> tuple[dict,
                                     "radius, height or extent is negative, not finite or too large",
                                     "collider-unsupported"))
             continue
-        kind, size, R_shape, centre = shape
+        kind, size, R_shape, centre = shape[:4]
+        hull = shape[4] if len(shape) > 4 else None
         R_world, p_world = R_world @ R_shape, p_world + R_world @ centre
         b = model.body_positions.get(body) if body is not None else None
         if b is not None:
@@ -105,9 +173,17 @@ def collider_arrays(description: StageDescription, model, joints) -> tuple[dict,
         material = collider.material
         approximate = kind == COLLIDER_BOX and collider.shape != "cube"
         rows.append((collider.path, kind, link, R, p, size, material.dynamic_friction, material.restitution, body,
-                     approximate, collider.group))
-    pairs, filtered = _filter_pairs(description, model, joints, rows)
+                     approximate, collider.group, hull))
+    pairs, filtered, articulation = _filter_pairs(description, model, joints, rows)
     n = len(rows)
+    hull_rows, hull_index = [np.zeros((0, 4))], np.zeros((n, 4), dtype=np.int64)
+    filled = 0
+    for c, row in enumerate(rows):
+        if row[11] is not None:
+            vertices, planes = row[11]
+            hull_index[c] = (filled, len(vertices), filled + len(vertices), len(planes))
+            hull_rows += [np.column_stack([vertices, np.zeros(len(vertices))]), planes]
+            filled += len(vertices) + len(planes)
     return dict(
         collider_names=tuple(r[0] for r in rows),
         collider_type=np.array([r[1] for r in rows], dtype=np.int64),
@@ -115,8 +191,11 @@ def collider_arrays(description: StageDescription, model, joints) -> tuple[dict,
         collider_R_link=np.array([r[3] for r in rows], dtype=float).reshape(n, 3, 3),
         collider_p_link=np.array([r[4] for r in rows], dtype=float).reshape(n, 3),
         collider_size=np.array([r[5] for r in rows], dtype=float).reshape(n, 3),
+        collider_hull_rows=np.concatenate(hull_rows),
+        collider_hull_index=hull_index,
         collider_friction=np.array([r[6] for r in rows], dtype=float),
         collider_restitution=np.array([r[7] for r in rows], dtype=float),
+        collider_articulation=articulation,
         collision_pairs=np.array(pairs, dtype=np.int64).reshape(-1, 2),
         collision_filtered=tuple(filtered),
     ), notes, [r[9] for r in rows]
@@ -140,7 +219,8 @@ _REASONS = (None, _JOINTED, _NO_SELF, _PAIRS_API, _GROUPS)  # by code; a lower c
 
 def _filter_pairs(description, model, joints, rows):
     """(pairs that may collide [npair, 2], [(collider a, collider b, reason)] for the filtered
-    ones), both in the order of (i, j), i < j. The pair list holds every pair that may ever
+    ones, both in the order of (i, j), i < j; per collider the index of the articulation its
+    body is a link of, -1 for none). The pair list holds every pair that may ever
     touch (the simulator re-tests each pair's distance at every step), so it grows as the square
     of the colliders; each rule is a lookup per collider and one vector operation per row, never
     a Python test per pair."""
@@ -228,14 +308,16 @@ def _filter_pairs(description, model, joints, rows):
         for k in np.flatnonzero(code):
             filtered.append((rows[i][0], rows[int(js[k])][0], _REASONS[int(code[k])]))
     pairs = np.concatenate(pair_rows) if pair_rows else np.zeros((0, 2), dtype=np.int64)
-    return pairs, filtered
+    return pairs, filtered, articulation
 
 
 def without_start_overlaps(model, approximate: list[bool]):
     """``model`` without the pairs of bounding boxes that already overlap at its initial state
     on two links of one tree. A box bounding a mesh is larger than the hull PhysX collides, so
     links that fit together (a leg beside its base) overlap as boxes where PhysX sees no
-    contact; pushing them apart from the first step is not what the stage describes."""
+    contact; pushing them apart from the first step is not what the stage describes. A convex
+    hull is the shape PhysX collides, not a bound: its pairs are kept (the simulation holds a
+    hull pair's start overlap instead: sim/api.py held_start_overlaps)."""
     import dataclasses
 
     pairs = np.asarray(model.collision_pairs)

@@ -152,9 +152,9 @@ def constraint_jacobian(model: ArticulatedModel, q) -> tuple[np.ndarray, np.ndar
     return G[:m].copy(), c[:m].copy()
 
 
-def start_contact_depths(model: ArticulatedModel) -> np.ndarray:
+def start_contact_depths(model: ArticulatedModel, which=None) -> np.ndarray:
     """The deepest penetration [m] of each collision pair at the model's initial state (<= 0:
-    apart), shape [npair]."""
+    apart), shape [npair]; with ``which`` (pair indices) only those pairs', the others -inf."""
     from .kernels.contact import bounding_radii, collider_world_poses, detect_contacts, max_contacts
     from .kernels.fk import link_world_poses
 
@@ -168,16 +168,59 @@ def start_contact_depths(model: ArticulatedModel) -> np.ndarray:
     radius = np.empty(n)
     bounding_radii(pm.col_type, pm.col_size, radius)
     depth = np.full(pm.pairs.shape[0], -np.inf)
-    for p in range(pm.pairs.shape[0]):  # one pair at a time: the contact buffer's cap cannot hide one
+    indices = range(pm.pairs.shape[0]) if which is None else [int(p) for p in which]
+    for p in indices:  # one pair at a time: the contact buffer's cap cannot hide one
         pair = np.ascontiguousarray(pm.pairs[p:p + 1])
         room = max_contacts(pm.col_type, pair)
         pair_of, points, normals, depths = (np.empty(room, dtype=np.int64), np.empty((room, 3)),
                                             np.empty((room, 3)), np.empty(room))
-        count = detect_contacts(pm.col_type, pm.col_size, radius, Rc, pc, pair, 0.0, np.empty((8, 3)),
+        count = detect_contacts(pm.col_type, pm.col_size, radius, pm.col_hull_rows, pm.col_hull_index, Rc, pc,
+                                pair, np.zeros(1), 0.0, np.empty((8, 3)),
                                 pair_of, points, normals, depths)
         if count:
             depth[p] = depths[:count].max()
     return depth
+
+
+def held_start_overlaps(model: ArticulatedModel) -> np.ndarray:
+    """Per collision pair [npair] [m], the overlap the simulation keeps instead of pushing apart:
+    the start depth of a pair of one robot (two links of one tree or of one articulation, a
+    fixed base's body among them) with a convex hull in it
+    that already overlaps at the model's initial state, 0 for every other pair.
+
+    PhysX (measured with ovphysx 0.7 on solo12, see tests/sim/test_self_collision_physx.py)
+    pushes such an overlap at maxDepenetrationVelocity, but one between a base and a leg at the
+    hip cannot be undone by any joint motion: the push goes on for the whole run and throws the
+    joints (3.3 rad in 0.2 s) while the robot's energy grows from nothing. usdjoints keeps the
+    pair in contact at its start depth instead: it reports the same pairs in contact, and
+    contacts do no work (a robot's undriven energy does not rise and its centre of mass stays on
+    free fall); a deeper overlap is still pushed back to the start depth."""
+    from ..model.articulated import COLLIDER_HULL
+
+    pairs = np.asarray(model.collision_pairs).reshape(-1, 2)
+    allowance = np.zeros(len(pairs))
+    kinds = np.asarray(model.collider_type)
+    hull = (kinds[pairs[:, 0]] == COLLIDER_HULL) | (kinds[pairs[:, 1]] == COLLIDER_HULL)
+    if not hull.any():
+        return allowance
+    root = np.arange(model.nlink, dtype=np.int64)
+    parent = np.asarray(model.link_parent)
+    for i in range(model.nlink):
+        if parent[i] >= 0:
+            root[i] = root[parent[i]]
+    link = np.asarray(model.collider_link)
+    la, lb = link[pairs[:, 0]], link[pairs[:, 1]]
+    same_tree = (la >= 0) & (lb >= 0) & (root[np.maximum(la, 0)] == root[np.maximum(lb, 0)])
+    articulation = np.asarray(model.collider_articulation)
+    if len(articulation) == len(kinds):  # a fixed base's body is the world's link, -1, but one of the links
+        aa, ab = articulation[pairs[:, 0]], articulation[pairs[:, 1]]
+        same_tree |= (aa >= 0) & (aa == ab)
+    if not (hull & same_tree).any():
+        return allowance
+    depth = start_contact_depths(model, np.flatnonzero(hull & same_tree))
+    held = hull & same_tree & (depth > 0.0)
+    allowance[held] = depth[held]
+    return allowance
 
 
 def integrate_configuration(model: ArticulatedModel, q, v, dt: float) -> np.ndarray:
@@ -417,7 +460,8 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     settings = np.array([max(contact_time_constant, 2.0 * dt), CONTACT_MARGIN, CONTACT_ITERATIONS, *bounds,
                          MAX_DEPENETRATION_VELOCITY], dtype=np.float64)
     # one signature whatever the model: numba types read-only and writable arrays apart
-    constraints, contact = pm.constraint_args(), pm.contact_args()
+    constraints = pm.constraint_args()
+    contact = pm.contact_args(held_start_overlaps(model)) if pm.pairs.shape[0] else None
     args = (tuple(_writable(a) for a in pm.model_args()),
             None if constraints is None else tuple(_writable(a) for a in constraints),
             None if contact is None else tuple(_writable(a) for a in contact),

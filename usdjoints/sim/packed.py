@@ -45,6 +45,8 @@ class PackedModel:
     col_R: np.ndarray            # float64 [ncollider, 3, 3]
     col_p: np.ndarray            # float64 [ncollider, 3] [m]
     col_size: np.ndarray         # float64 [ncollider, 3] [m]
+    col_hull_rows: np.ndarray    # float64 [nrow, 4] [m]
+    col_hull_index: np.ndarray   # int64 [ncollider, 4]
     col_friction: np.ndarray     # float64 [ncollider]
     col_restitution: np.ndarray  # float64 [ncollider]
     pairs: np.ndarray            # int64 [npair, 2]
@@ -65,13 +67,17 @@ class PackedModel:
         return (self.coupling_dof, self.coupling_coeff, self.coupling_offset, self.loop_type,
                 self.loop_link, self.loop_R, self.loop_p, self.loop_axis)
 
-    def contact_args(self):
+    def contact_args(self, pair_allowance=None):
         """The colliders and the pairs that may touch (the kernels' ``contact``), None when no
-        pair is simulated."""
+        pair is simulated; ``pair_allowance`` [npair] [m] the overlap each pair keeps (zeros
+        when None: kernels/contact.py's detect_contacts)."""
         if not self.pairs.shape[0]:
             return None
+        if pair_allowance is None:
+            pair_allowance = np.zeros(self.pairs.shape[0])
         return (self.col_type, self.col_link, self.col_R, self.col_p, self.col_size,
-                self.col_friction, self.col_restitution, self.pairs)
+                self.col_hull_rows, self.col_hull_index, self.col_friction, self.col_restitution,
+                self.pairs, np.ascontiguousarray(pair_allowance, dtype=np.float64))
 
     def has_limit_rows(self) -> bool:
         """True when some dof has a hard position limit (a finite bound and no soft-limit spring)
@@ -157,6 +163,9 @@ def pack(model: ArticulatedModel) -> PackedModel:
         col_R=_f64(model.collider_R_link, (-1, 3, 3)),
         col_p=_f64(model.collider_p_link, (-1, 3)),
         col_size=_f64(model.collider_size, (-1, 3)),
+        col_hull_rows=_f64(model.collider_hull_rows, (-1, 4)),
+        col_hull_index=_i64(model.collider_hull_index if len(model.collider_hull_index) == len(model.collider_type)
+                            else np.zeros((len(model.collider_type), 4), dtype=np.int64), (-1, 4)),
         col_friction=_f64(model.collider_friction, (-1,)),
         col_restitution=_f64(model.collider_restitution, (-1,)),
         pairs=_i64(model.collision_pairs, (-1, 2)),

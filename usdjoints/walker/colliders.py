@@ -67,8 +67,14 @@ def read_colliders(stage, collider_paths, body_paths, cache, values: SchemaValue
             size = _number(values.value(prim, "size"))
         if shape not in ("sphere", "capsule", "cube", "plane"):
             extent = _extent(prim)
+        approximation = hull = None
+        if shape == "mesh":
+            token = prim.GetAttribute("physics:approximation")
+            approximation = str(token.Get()) if token and token.HasAuthoredValue() else None
+            hull = hull_points(prim)
         out.append(ColliderDesc(path, shape, body, enabled, world_pose, world_scale, body_pose, body_scale,
-                                radius, height, size, axis, extent, _material(prim, values)))
+                                radius, height, size, axis, extent, _material(prim, values),
+                                approximation=approximation, hull=hull))
     return tuple(out)
 
 
@@ -107,6 +113,61 @@ def _extent(prim):
             xs, ys, zs = zip(*points)
             corners = (min(xs), min(ys), min(zs)), (max(xs), max(ys), max(zs))
     return corners
+
+
+# PhysX's default physxConvexHullCollision:hullVertexLimit: a cooked hull has at most 64 vertices.
+HULL_VERTEX_LIMIT = 64
+
+
+def _hull_directions(count: int):
+    """``count`` unit vectors spread evenly over the sphere (a Fibonacci lattice)."""
+    import numpy as np
+
+    k = np.arange(count) + 0.5
+    z = 1.0 - 2.0 * k / count
+    r = np.sqrt(np.maximum(0.0, 1.0 - z * z))
+    phi = k * np.pi * (3.0 - np.sqrt(5.0))
+    return np.stack([r * np.cos(phi), r * np.sin(phi), z], axis=1)
+
+
+def hull_points(prim):
+    """A mesh's convex hull as at most HULL_VERTEX_LIMIT of its points (local, unscaled): all of
+    them when there are no more, else the support point of each of HULL_VERTEX_LIMIT directions
+    spread over the sphere, every one a vertex of the mesh's hull. None when the points are not
+    an array of finite triples or span no volume (a flat mesh keeps its bounding box)."""
+    import numpy as np
+    from pxr import UsdGeom
+
+    if not prim.IsA(UsdGeom.PointBased):
+        return None
+    try:
+        points = np.asarray(UsdGeom.PointBased(prim).GetPointsAttr().Get(), dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    if points.ndim != 2 or points.shape[1] != 3 or len(points) < 4:
+        return None
+    points = points[np.all(np.isfinite(points), axis=1)]
+    if len(points) <= 4 * HULL_VERTEX_LIMIT:  # repeated points (a mesh's per-face copies) count once
+        points = np.unique(points, axis=0)
+    if len(points) < 4:
+        return None
+    if len(points) > HULL_VERTEX_LIMIT:
+        centre = 0.5 * (points.min(axis=0) + points.max(axis=0))
+        directions = _hull_directions(HULL_VERTEX_LIMIT).T
+        best, picked = np.full(HULL_VERTEX_LIMIT, -np.inf), np.zeros(HULL_VERTEX_LIMIT, dtype=np.int64)
+        for start in range(0, len(points), 16384):  # bounded memory whatever the mesh's size
+            reach = (points[start:start + 16384] - centre) @ directions
+            k = np.argmax(reach, axis=0)
+            value = reach[k, np.arange(HULL_VERTEX_LIMIT)]
+            better = value > best
+            best[better], picked[better] = value[better], start + k[better]
+        points = points[np.unique(picked)]
+    span = points - points.mean(axis=0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if len(points) < 4 or not np.all(np.isfinite(span)) or (
+                np.linalg.svd(span, compute_uv=False)[-1] <= 1e-9 * max(1.0, np.abs(span).max())):
+            return None
+    return tuple((float(x), float(y), float(z)) for x, y, z in points)
 
 
 def _vector3(value):

@@ -6,7 +6,17 @@ collider A to collider B and a depth (> 0 overlapping, < 0 a gap closer than the
 * sphere/capsule against sphere/capsule: closest points of their core segments (one point);
 * sphere/capsule against a box: each sphere (a capsule's two end spheres) against the box;
 * box against box: the corners of each inside (or within the margin of) the other;
-* anything against a plane (infinite, normal = its frame's z): the sphere centres or box corners.
+* anything against a plane (infinite, normal = its frame's z): the sphere centres or box corners;
+* a convex hull (a mesh's, PhysX's convexHull approximation: its vertices and face planes in
+  hull_rows, located by hull_index) against a box or a hull: the vertices of each inside (or
+  within the margin of) the other, the depth and normal those of the face plane nearest to the
+  vertex; a sphere or capsule end sphere against a hull: its centre's depth below the nearest
+  face plane plus the radius; a hull against a plane: its vertices. A hull pair's points are
+  reduced to at most HULL_POINTS (the deepest, then each the farthest from those kept). Like
+  box against box, only vertices are tested: two hulls crossing edge on edge report no point
+  until a vertex comes within the margin, and outside a hull a vertex's distance is taken as its
+  largest face-plane distance (a lower bound of the true one: a contact may start early), and a
+  vertex on a side face of the other is 0 deep (two equal sections overlapping end on end).
 
 Points are reported while two colliders are closer than the margin (the caller's, api.py's
 CONTACT_MARGIN, 5 mm by default): speculative contacts, so a body approaching at up to
@@ -27,7 +37,13 @@ SPHERE = 0
 CAPSULE = 1
 BOX = 2
 PLANE = 3
+HULL = 4
 MAX_POINTS_PER_PAIR = 16
+HULL_POINTS = 8  # the most points a pair with a hull reports (the manifold's size in PhysX is 4 to 8)
+HULL_INDEX_VERTEX_START = 0  # hull_index columns: where a hull's vertex rows start, how many, then its
+HULL_INDEX_VERTEX_COUNT = 1  # face-plane rows (nx, ny, nz, d: n . x <= d inside, collider frame)
+HULL_INDEX_FACE_START = 2
+HULL_INDEX_FACE_COUNT = 3
 # Contacts one step holds at most (the rest of a step's points are dropped): the solve's rows
 # [3 n, nv] and its work per step stay bounded whatever the number of collider pairs (a robot
 # whose 34 boxes form 500 pairs would otherwise ask for gigabytes before its first step).
@@ -50,7 +66,10 @@ def max_contacts(col_type, pairs):
     for p in range(pairs.shape[0]):
         a = col_type[pairs[p, 0]]
         b = col_type[pairs[p, 1]]
-        if a == BOX and b == BOX:
+        if a == HULL or b == HULL:
+            other = b if a == HULL else a
+            total += 1 if other == SPHERE else (2 if other == CAPSULE else HULL_POINTS)
+        elif a == BOX and b == BOX:
             total += 16
         elif a == BOX or b == BOX:
             total += 8 if (a == PLANE or b == PLANE) else 2
@@ -201,6 +220,87 @@ def _point_in_box(point, Rb, pb, half, normal_out):
 
 
 @njit(cache=True, fastmath=FMA)
+def _vertex_count(kind, c, hull_index):
+    if kind == BOX:
+        return 8
+    return hull_index[c, HULL_INDEX_VERTEX_COUNT]
+
+
+@njit(cache=True, fastmath=FMA)
+def _vertex(kind, c, k, Rc, pc, size, hull_rows, hull_index, out):
+    """World position of vertex k of box or hull c."""
+    if kind == BOX:
+        _corner(Rc[c], pc[c], size[c], k, out)
+        return
+    row = hull_index[c, HULL_INDEX_VERTEX_START] + k
+    for a in range(3):
+        s = pc[c, a]
+        for b in range(3):
+            s += Rc[c, a, b] * hull_rows[row, b]
+        out[a] = s
+
+
+@njit(cache=True, fastmath=FMA)
+def _point_in_hull(point, c, Rc, pc, hull_rows, hull_index, normal_out):
+    """Depth of a point below the nearest face plane of hull c (negative outside: minus its
+    largest face-plane distance); normal_out is that face's outward normal (world)."""
+    local = np.empty(3)
+    for a in range(3):
+        local[a] = (Rc[c, 0, a] * (point[0] - pc[c, 0]) + Rc[c, 1, a] * (point[1] - pc[c, 1])
+                    + Rc[c, 2, a] * (point[2] - pc[c, 2]))
+    start = hull_index[c, HULL_INDEX_FACE_START]
+    best = start
+    depth = 1e300
+    for f in range(start, start + hull_index[c, HULL_INDEX_FACE_COUNT]):
+        d = hull_rows[f, 3] - (hull_rows[f, 0] * local[0] + hull_rows[f, 1] * local[1] + hull_rows[f, 2] * local[2])
+        if d < depth:
+            depth = d
+            best = f
+    for a in range(3):
+        normal_out[a] = Rc[c, a, 0] * hull_rows[best, 0] + Rc[c, a, 1] * hull_rows[best, 1] + Rc[c, a, 2] * hull_rows[best, 2]
+    return depth
+
+
+@njit(cache=True, fastmath=FMA)
+def _keep(cand_n, cand_x, cand_normal, cand_depth, margin, pair, count, pair_out, point_out, normal_out,
+          depth_out):
+    """Push at most HULL_POINTS of the cand_n candidates: the deepest, then each time the one
+    farthest from those already pushed (points closer than 1e-6 m to a kept one are dropped)."""
+    start = count
+    taken = np.zeros(cand_n, dtype=np.bool_)
+    for _ in range(HULL_POINTS):
+        best = -1
+        best_score = -1.0
+        for k in range(cand_n):
+            if taken[k] or cand_depth[k] <= -margin:
+                continue
+            if count == start:  # the deepest first
+                score = 1.0e3 + cand_depth[k]
+            else:
+                score = 1e300
+                for m in range(start, count):
+                    d0 = cand_x[k, 0] - point_out[m, 0]
+                    d1 = cand_x[k, 1] - point_out[m, 1]
+                    d2 = cand_x[k, 2] - point_out[m, 2]
+                    score = min(score, d0 * d0 + d1 * d1 + d2 * d2)
+                if score < 1e-12:
+                    taken[k] = True
+                    continue
+            if score > best_score:
+                best_score = score
+                best = k
+        if best < 0:
+            break
+        taken[best] = True
+        pushed = _push(count, pair, cand_x[best], cand_normal[best], cand_depth[best], margin,
+                       pair_out, point_out, normal_out, depth_out)
+        if pushed == count:  # the step's buffer is full
+            break
+        count = pushed
+    return count
+
+
+@njit(cache=True, fastmath=FMA)
 def bounding_radii(col_type, col_size, radius_out):
     """Per collider, the radius [m] of a ball about its origin holding all of it (planes: inf).
     Every point the narrow phase reports lies within its collider's ball (a box corner, or a
@@ -208,7 +308,7 @@ def bounding_radii(col_type, col_size, radius_out):
     margin have no contact."""
     for c in range(col_type.shape[0]):
         kind = col_type[c]
-        if kind == BOX:
+        if kind == BOX or kind == HULL:  # a hull's size is the half extents of its box about its origin
             radius_out[c] = math.sqrt(col_size[c, 0] ** 2 + col_size[c, 1] ** 2 + col_size[c, 2] ** 2)
         elif kind == CAPSULE:
             radius_out[c] = col_size[c, 0] + col_size[c, 1]
@@ -230,11 +330,23 @@ def _beyond_margin(col_radius, pc, i, j, margin):
 
 
 @njit(cache=True, fastmath=FMA)
-def detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs, margin, work, pair_out,
-                    point_out, normal_out, depth_out):
+def detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, pc, pairs, pair_allowance,
+                    margin, work, pair_out, point_out, normal_out, depth_out):
     """Contact points of every pair (see the module docstring); returns their number.
-    col_radius [ncollider] from bounding_radii; work [8, 3] is scratch."""
+    col_radius [ncollider] from bounding_radii; hull_rows [nrow, 4] and hull_index [ncollider, 4]
+    the hulls' vertices and face planes (PackedModel); pair_allowance [npair] [m] an overlap
+    each pair keeps (its points' depths are reported less it: 0 for the true depths); work
+    [8, 3] is scratch."""
     count = 0
+    most = 0
+    for c in range(col_type.shape[0]):
+        if col_type[c] == HULL:
+            most = max(most, hull_index[c, HULL_INDEX_VERTEX_COUNT])
+    most = 2 * max(most, 8)
+    cand_x = np.empty((most, 3))
+    cand_normal = np.empty((most, 3))
+    cand_depth = np.empty(most)
+    y = np.empty(3)
     p0 = work[0]
     p1 = work[1]
     q0 = work[2]
@@ -284,6 +396,46 @@ def detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs, margin, work,
                         for a in range(3):
                             n[a] = -n[a]
                     count = _push(count, p, x, n, depth, margin, pair_out, point_out, normal_out, depth_out)
+        elif tj == HULL and ti <= CAPSULE:
+            for end in range(2 if ti == CAPSULE else 1):
+                _segment(Rc[i], pc[i], col_size[i], ti, end, p0)
+                depth = col_size[i, 0] + _point_in_hull(p0, j, Rc, pc, hull_rows, hull_index, n)
+                for a in range(3):
+                    n[a] = -n[a]  # the face's outward normal points at the sphere: A -> B is its opposite
+                    x[a] = p0[a] + n[a] * (col_size[i, 0] - 0.5 * depth)
+                count = _push(count, p, x, n, depth, margin, pair_out, point_out, normal_out, depth_out)
+        elif tj == HULL and ti == PLANE:
+            m = 0
+            for k in range(hull_index[j, HULL_INDEX_VERTEX_COUNT]):
+                _vertex(HULL, j, k, Rc, pc, col_size, hull_rows, hull_index, p0)
+                height = 0.0
+                for a in range(3):
+                    height += Rc[i, a, 2] * (p0[a] - pc[i, a])
+                cand_depth[m] = -height
+                for a in range(3):
+                    cand_normal[m, a] = Rc[i, a, 2]  # from the plane into the hull
+                    cand_x[m, a] = p0[a] - 0.5 * height * Rc[i, a, 2]
+                m += 1
+            count = _keep(m, cand_x, cand_normal, cand_depth, margin, p, count, pair_out, point_out,
+                          normal_out, depth_out)
+        elif tj == HULL:  # a box or a hull against a hull: the vertices of each inside the other
+            m = 0
+            for side in range(2):
+                a_, b_ = (i, j) if side == 0 else (j, i)
+                for k in range(_vertex_count(col_type[a_], a_, hull_index)):
+                    _vertex(col_type[a_], a_, k, Rc, pc, col_size, hull_rows, hull_index, y)
+                    if col_type[b_] == HULL:
+                        depth = _point_in_hull(y, b_, Rc, pc, hull_rows, hull_index, n)
+                    else:
+                        depth = _point_in_box(y, Rc[b_], pc[b_], col_size[b_], n)
+                    sign = -1.0 if side == 0 else 1.0  # n is B's outward normal on side 0: A -> B is its opposite
+                    cand_depth[m] = depth
+                    for a in range(3):
+                        cand_normal[m, a] = sign * n[a]
+                        cand_x[m, a] = y[a]
+                    m += 1
+            count = _keep(m, cand_x, cand_normal, cand_depth, margin, p, count, pair_out, point_out,
+                          normal_out, depth_out)
         elif tj == PLANE and ti != PLANE:
             for a in range(3):
                 n[a] = -Rc[j, a, 2]  # from A into the plane
@@ -305,6 +457,9 @@ def detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs, margin, work,
             for c in range(start, count):
                 for a in range(3):
                     normal_out[c, a] = -normal_out[c, a]
+        if pair_allowance[p] != 0.0:
+            for c in range(start, count):
+                depth_out[c] -= pair_allowance[p]
     return count
 
 

@@ -360,7 +360,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
         lim_work[0, k] = -math.inf
         lim_work[1, k] = math.inf
     if contact is not None:
-        col_type, col_link, col_R, col_p, col_size, col_friction, col_restitution, pairs = contact
+        (col_type, col_link, col_R, col_p, col_size, hull_rows, hull_index, col_friction, col_restitution, pairs,
+         pair_allowance) = contact
         contacts = max_contacts(col_type, pairs)
         n_col = col_type.shape[0]
         Rc = np.empty((n_col, 3, 3))
@@ -446,8 +447,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                                             lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam)
                 if contact is not None:
                     collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
-                    n_contacts = detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs,
-                                                 settings[SETTING_MARGIN], detect_work,
+                    n_contacts = detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, pc, pairs,
+                                                 pair_allowance, settings[SETTING_MARGIN], detect_work,
                                                  pair_of, points, normals, depths)
                     c_biased = False
                     if n_contacts > 0:
@@ -528,8 +529,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                                             loop_axis, q, Rw, pw, G, c)
                         factor_constraints(dof_parent, M, G, m, Y, A)
                     collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
-                    n_contacts = detect_contacts(col_type, col_size, col_radius, Rc, pc, pairs,
-                                                 settings[SETTING_MARGIN], detect_work,
+                    n_contacts = detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, pc, pairs,
+                                                 pair_allowance, settings[SETTING_MARGIN], detect_work,
                                                  pair_of, points, normals, depths)
                     if n_contacts > 0:
                         for k in range(nv):
