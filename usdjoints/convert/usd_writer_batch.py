@@ -78,6 +78,24 @@ class BatchedStage:
                 del self._layer.GetPrimAtPath(parent).nameChildren[path.name]
                 self._units.add(path)
 
+    def author(self, path: Sdf.Path, type_name: str) -> Sdf.PrimSpec:
+        """A new prim spec defined at ``path`` straight into the parked layer, for Sdf authoring
+        (usd_writer_specs) of a prim that is finished when written: its parent's children keep
+        their first-authored order. The parent must be a prim of the working stage."""
+        parent = path.GetParentPath()
+        self._note_children(parent)  # the working stage's children authored before it come first
+        order = self._order.setdefault(parent, [])
+        known = self._known.setdefault(parent, set())
+        if path.name in known:
+            raise RuntimeError(f"the prim {path} is authored twice")
+        known.add(path.name)
+        order.append(path.name)
+        parent_spec = self._parked.GetPrimAtPath(parent)
+        if parent_spec is None:
+            parent_spec = Sdf.CreatePrimInLayer(self._parked, parent)  # a placeholder: never copied
+        self._units.add(path)
+        return Sdf.PrimSpec(parent_spec, path.name, Sdf.SpecifierDef, type_name)
+
     def park_children(self, parent: Sdf.Path, keep: frozenset[str] | set[str] = frozenset()) -> None:
         """Parks every child of ``parent`` now in the working stage, except the names in ``keep``."""
         spec = self._layer.GetPrimAtPath(parent)
