@@ -82,6 +82,8 @@ class BatchedStage:
         """A new prim spec defined at ``path`` straight into the parked layer, for Sdf authoring
         (usd_writer_specs) of a prim that is finished when written: its parent's children keep
         their first-authored order. The parent must be a prim of the working stage."""
+        if self._pending:
+            self._flush()  # prims finished before it enter the parked layer first, in their order
         parent = path.GetParentPath()
         self._note_children(parent)  # the working stage's children authored before it come first
         order = self._order.setdefault(parent, [])
@@ -125,11 +127,53 @@ class BatchedStage:
         root = Sdf.Path.absoluteRootPath
         for parent in [root, *self._order]:
             self._note_children(parent)
+        tails = self._tails()
+        if tails is not None:
+            return self._finish_in_place(tails)
         out = Sdf.Layer.CreateAnonymous("usdjoints.usda")
         with Sdf.ChangeBlock():
             self._copy_fields(root, out)  # the layer's metadata
             for name in self._order[root]:
                 self._copy(root.AppendChild(name), out)
+        return out
+
+    def _tails(self) -> dict[Sdf.Path, list[str]] | None:
+        """When the parked layer already holds the output's prims in their order, but for prims
+        still whole in the working layer that come last among their siblings: those, per parent
+        (its tail). None otherwise (the output is then assembled by copying, :meth:`finish`)."""
+        root = Sdf.Path.absoluteRootPath
+        tails: dict[Sdf.Path, list[str]] = {}
+        for parent in [root, *self._order]:
+            if parent != root and self._layer.GetPrimAtPath(parent) is None:
+                return None
+            parked = self._parked.GetPrimAtPath(parent)
+            present = list(parked.nameChildren.keys()) if parked is not None else []
+            order = self._order[parent]
+            parked_names = set(present)
+            tail = [name for name in order if name not in parked_names]
+            if present + tail != order:
+                return None
+            for name in order:
+                child = parent.AppendChild(name)
+                if child in self._order:
+                    if name not in parked_names:
+                        return None
+                elif name in parked_names and self._layer.GetPrimAtPath(child) is not None:
+                    return None  # in both layers: the copy takes the working layer's
+            tails[parent] = tail
+        return tails
+
+    def _finish_in_place(self, tails: dict[Sdf.Path, list[str]]) -> Sdf.Layer:
+        """The parked layer made the output (see :meth:`_tails`): the working layer's metadata,
+        the fields and properties of the parents of parked prims, and each parent's tail."""
+        out = self._parked
+        with Sdf.ChangeBlock():
+            for parent, tail in tails.items():
+                self._copy_fields(parent, out)
+                for name in tail:
+                    path = parent.AppendChild(name)
+                    if not Sdf.CopySpec(self._layer, path, out, path):
+                        raise RuntimeError(f"cannot copy the spec {path} into the output layer")
         return out
 
     def _copy(self, path: Sdf.Path, out: Sdf.Layer) -> None:
