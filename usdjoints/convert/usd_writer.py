@@ -82,8 +82,9 @@ def build_stage(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tup
 def build_layer(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tuple[Sdf.Layer, dict]:
     """Authors the robot into a new anonymous layer; returns it with the report's summary fields.
 
-    Each prim is authored through the Usd API on a working stage and parked once finished (see
-    usd_writer_batch), so the time grows linearly with the robot's size.
+    Links and joints of the common kinds are written as Sdf specs (usd_writer_specs), the other
+    prims through the Usd API on a working stage and parked once finished (see usd_writer_batch),
+    so the time grows linearly with the robot's size.
     """
     plan = plan_base(robot, floating_base, notes)
     poses = link_poses(robot, plan)

@@ -2,9 +2,8 @@
 
 A Usd.Stage recomposes a prim's list of children each time a child is added under it, so
 defining N sibling prims costs O(N²) (a 36,819-link URDF chain did not convert in 300 s: every
-link is a child of the robot prim and every joint a child of ``joints``). The writer still
-authors each prim through UsdGeom / UsdPhysics / UsdShade, so every spec is exactly what the Usd
-API writes (specifier, typeName, apiSchemas list ops, custom-ness, variability, value types,
+link is a child of the robot prim and every joint a child of ``joints``). Prims the writer
+authors through UsdGeom / UsdPhysics / UsdShade keep every spec exactly as the Usd API writes it (specifier, typeName, apiSchemas list ops, custom-ness, variability, value types,
 xformOpOrder, relationship list ops, metadata), but on a working stage from which each finished
 prim is *parked*: its spec subtree is copied into a side layer (``Sdf.CopySpec``) and removed from
 the working layer, so the working stage holds only the prims still being authored.
@@ -14,6 +13,11 @@ the working layer, so the working stage holds only the prims still being authore
 the order they were first authored (the order a single stage would have given them). A parked
 prim that must be edited again (an applied schema added at the end) is brought back for the edit
 and parked again (:meth:`BatchedStage.editing`).
+
+A prim written with the Sdf API instead (usd_writer_specs) goes straight into the parked layer
+(:meth:`BatchedStage.author`). When the parked layer then holds every prim in its final order
+(the usual case: a robot's links and joints all written so), it becomes the output layer itself,
+with the working layer's few remaining specs added, instead of copying every spec once more.
 """
 from __future__ import annotations
 

@@ -91,7 +91,8 @@ def custom_data(spec: Sdf.PrimSpec, key_path: str, value) -> None:
     *parents, leaf = key_path.split(":")
     node = data
     for key in parents:
-        node[key] = dict(node.get(key) or {})
+        existing = node.get(key)
+        node[key] = dict(existing) if isinstance(existing, dict) else {}  # a value there is replaced
         node = node[key]
     node[leaf] = value
     spec.customData = data
