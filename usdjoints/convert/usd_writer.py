@@ -292,7 +292,7 @@ def _write_link_specs(batch: BatchedStage, path, link: Link, pose: Pose, robot: 
             if value is not None:
                 if "PhysxRigidBodyAPI" not in schemas:
                     schemas.append("PhysxRigidBodyAPI")
-                specs.attribute(spec, f"physxRigidBody:{tag}Damping", float(value), Sdf.ValueTypeNames.Float, False)
+                specs.attribute(spec, f"physxRigidBody:{tag}Damping", float(value))
         schemas.append("PhysicsMassAPI")
         specs.apply_schemas(spec, schemas)
         values = mass_values(link, robot, notes)

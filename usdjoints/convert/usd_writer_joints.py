@@ -192,26 +192,20 @@ def write_joint_specs(batch, place: JointPlacement, robot: RobotIR, notes: Notes
     instance = "angular" if angular else "linear"
     schemas = [f"PhysicsDriveAPI:{instance}"]
     for name, value in drive_values(axis, angular, robot, notes, joint).items():
-        if name == "type":
-            specs.attribute(spec, f"drive:{instance}:physics:type", value, _TOKEN, True)
-        else:
-            specs.attribute(spec, f"drive:{instance}:physics:{name}", float(value), _FLOAT, False)
+        specs.attribute(spec, f"drive:{instance}:physics:{name}", value if name == "type" else float(value),
+                        instance)
     values = axis_property_values(axis, angular, robot, notes, joint)
     if values:
         schemas.append(f"PhysxJointAxisAPI:{instance}")
         for name, value in values.items():
-            specs.attribute(spec, f"physxJointAxis:{instance}:{name}", value, _FLOAT, False)
+            specs.attribute(spec, f"physxJointAxis:{instance}:{name}", value, instance)
     position = _initial_position(instance, joint, 0, angular, notes)
     if position is not None:
         schemas.append(f"PhysicsJointStateAPI:{instance}")
-        specs.attribute(spec, f"state:{instance}:physics:position", position, _FLOAT, False)
-        specs.attribute(spec, f"state:{instance}:physics:velocity", 0.0, _FLOAT, False)
+        specs.attribute(spec, f"state:{instance}:physics:position", position, instance)
+        specs.attribute(spec, f"state:{instance}:physics:velocity", 0.0, instance)
     specs.apply_schemas(spec, schemas)
     return spec
-
-
-_FLOAT = Sdf.ValueTypeNames.Float
-_TOKEN = Sdf.ValueTypeNames.Token
 
 
 def _custom_value(value):
