@@ -108,8 +108,10 @@ print(json.dumps({"seconds": t, "cpu": c, "rss_mb": resource.getrusage(resource.
 def run_stage(stage: str, path: Path, extra: str, contact: bool = False) -> dict:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + (os.pathsep + os.environ["PYTHONPATH"]
                                                    if os.environ.get("PYTHONPATH") else ""))
+    # run in ROOT: ``-c`` puts the current folder first on sys.path, and ROOT's usdjoints is the
+    # one to time even when the script is started from another checkout
     done = subprocess.run([sys.executable, "-c", _CHILD, stage, str(path), extra, "1" if contact else "0"], capture_output=True,
-                          text=True, env=env, check=False)
+                          text=True, env=env, check=False, cwd=ROOT)
     if done.returncode != 0:
         tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
         raise RuntimeError(f"{stage} {path.name}: exit {done.returncode}: {tail}")
@@ -148,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give stages among " + ",".join(STAGES))
     if formats == ["usd"] and stages == ["convert"]:
         parser.error("a USD stage is not converted: give urdf or sdf with --stages convert")
-    out = args.out or Path(tempfile.mkdtemp(prefix="usdjoints-scaling-"))
+    out = (args.out or Path(tempfile.mkdtemp(prefix="usdjoints-scaling-"))).resolve()  # the stages run in ROOT
     out.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from make_chain_stage import make_chain_stage

@@ -98,3 +98,56 @@ def test_working_stage_stays_small():
     # every link and joint was parked: only the scopes, libraries and the unflushed batch remain
     assert len(batch.stage.GetPrimAtPath("/robot").GetChildren()) <= PARK_BATCH + 3
     assert len(batch.finish().GetPrimAtPath("/robot/joints").nameChildren) == LINKS - 1
+
+
+def _author_mixed(stage: Usd.Stage, park, author, with_library: bool) -> None:
+    """Links and joints, every other one written as Sdf specs through ``author`` (None: through
+    the Usd API, as on a plain stage); the same specs either way. ``with_library``: a scope
+    appears between two links and is filled later, which the parked layer cannot hold in order."""
+    from usdjoints.convert import usd_writer_specs as specs
+
+    robot = UsdGeom.Xform.Define(stage, "/robot")
+    stage.SetDefaultPrim(robot.GetPrim())
+    UsdPhysics.Scene.Define(stage, "/PhysicsScene")
+    for k in range(LINKS):
+        path = Sdf.Path(f"/robot/link{k}")
+        if author is not None and k % 2:
+            spec = author(path, "Xform")
+            specs.attribute(spec, "physics:mass", 1.0 + k)
+            specs.apply_schemas(spec, ["PhysicsMassAPI"])
+        else:
+            link = UsdGeom.Xform.Define(stage, path)
+            UsdPhysics.MassAPI.Apply(link.GetPrim()).CreateMassAttr(1.0 + k)
+            if with_library and k in (4, 70):  # as a link binds a material: the scope comes after it
+                if not stage.GetPrimAtPath("/robot/Looks"):
+                    UsdGeom.Scope.Define(stage, "/robot/Looks")
+                UsdShade.Material.Define(stage, f"/robot/Looks/m{k}")
+                park(Sdf.Path(f"/robot/Looks/m{k}"))
+            park(path)
+    UsdGeom.Scope.Define(stage, "/robot/joints")
+    for k in range(1, LINKS):
+        path = Sdf.Path(f"/robot/joints/joint{k}")
+        if author is not None and k % 3:
+            specs.relationship(author(path, "PhysicsRevoluteJoint"), "physics:body0",
+                               [Sdf.Path(f"/robot/link{k - 1}")])
+        else:
+            UsdPhysics.RevoluteJoint.Define(stage, path).CreateBody0Rel().SetTargets(
+                [Sdf.Path(f"/robot/link{k - 1}")])
+            park(path)
+
+
+def test_authored_specs_keep_their_place():
+    """Prims written straight into the parked layer (BatchedStage.author) between parked ones:
+    the output is the single stage's layer, whether the parked layer becomes the output (all in
+    order) or the output is assembled by copying (a scope filled after later siblings)."""
+    for with_library in (False, True):
+        plain = Usd.Stage.CreateInMemory()
+        _author_mixed(plain, lambda path: None, None, with_library)
+        batch = BatchedStage()
+        _author_mixed(batch.stage, batch.park, batch.author, with_library)
+        layer = batch.finish()
+        expected = plain.GetRootLayer()
+        assert layer.ExportToString() == expected.ExportToString()
+        assert _specs(layer) == _specs(expected)
+        in_place = layer.identifier == batch._parked.identifier
+        assert in_place is not with_library  # both ways of finishing are compared

@@ -23,6 +23,7 @@ colliders at 1000 kg/m³, either of which would add a real load where the source
 """
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,8 +40,10 @@ from .report import ConversionReport, EntryKind, Notes
 from .usd_writer_batch import BatchedStage
 from .usd_writer_couplings import write_gear, write_screw
 from .usd_writer_plan import WELD_NAME, BasePlan, link_poses, plan_base
-from .usd_writer_geometry import MaterialLibrary, write_shape
-from .usd_writer_joints import JointPlacement, write_joint
+from .usd_writer_geometry import MaterialLibrary, write_shape, write_shape_spec
+from .usd_writer_geometry import specs_writable as shape_specs_writable
+from . import usd_writer_specs as specs
+from .usd_writer_joints import JointPlacement, specs_writable, write_joint, write_joint_specs
 from .usd_writer_extras import write_extras, write_scene
 from .usd_writer_surfaces import SurfaceLibrary, write_self_collision_groups
 
@@ -79,8 +82,9 @@ def build_stage(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tup
 def build_layer(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tuple[Sdf.Layer, dict]:
     """Authors the robot into a new anonymous layer; returns it with the report's summary fields.
 
-    Each prim is authored through the Usd API on a working stage and parked once finished (see
-    usd_writer_batch), so the time grows linearly with the robot's size.
+    Links and joints of the common kinds are written as Sdf specs (usd_writer_specs), the other
+    prims through the Usd API on a working stage and parked once finished (see usd_writer_batch),
+    so the time grows linearly with the robot's size.
     """
     plan = plan_base(robot, floating_base, notes)
     poses = link_poses(robot, plan)
@@ -112,7 +116,10 @@ def build_layer(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tup
     surfaces = SurfaceLibrary(stage, robot_path.AppendChild(unique_child_name("PhysicsMaterials", used)),
                               park=batch.park)
     for link in robot.links:
-        if link.name in link_paths:
+        if link.name in link_paths and _specs_writable(link):
+            _write_link_specs(batch, link_paths[link.name], link, poses[link.name], robot, notes,
+                              rigid=link.name in body_paths, surfaces=surfaces)
+        elif link.name in link_paths:
             _write_link(stage, link_paths[link.name], link, poses[link.name], robot, notes, meshes, looks,
                         rigid=link.name in body_paths, surfaces=surfaces)
             batch.park(link_paths[link.name])
@@ -146,6 +153,12 @@ def build_layer(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tup
                 nuts += 1
             batch.park_children(joints_path)
             batch.park(nut_path)
+            continue
+        if specs_writable(place.joint):
+            spec = write_joint_specs(batch, place, robot, notes)
+            if spec.name != place.joint.name:
+                spec.SetInfo("displayName", place.joint.name)  # _name_prim
+            written += 1
             continue
         prim = write_joint(stage, place, robot, notes, joint_paths)
         if prim is not None:
@@ -246,6 +259,64 @@ def _write_link(stage, path, link: Link, pose: Pose, robot: RobotIR, notes: Note
             prim.SetCustomDataByKey(key, value)
 
 
+def _specs_writable(link: Link) -> bool:
+    """Whether :func:`_write_link_specs` writes this link (else :func:`_write_link` does): shapes
+    of the kinds usd_writer_specs writes, without materials, surfaces or densities, and no
+    sensors or plugins, custom data of plain values only."""
+    if link.extras or not all(isinstance(v, (bool, int, float, str)) for v in link.custom_data.values()):
+        return False
+    if any(v.geometry is not None and (v.material is not None or not shape_specs_writable(v.geometry))
+           for v in link.visuals):
+        return False
+    return all(c.surface is None and c.density is None
+               and (c.geometry is None or shape_specs_writable(c.geometry)) for c in link.collisions)
+
+
+def _write_link_specs(batch: BatchedStage, path, link: Link, pose: Pose, robot: RobotIR, notes: Notes, *,
+                      rigid: bool, surfaces=None) -> None:
+    """:func:`_write_link` for a link :func:`_specs_writable` accepts, as Sdf specs written into the
+    batch's parked layer (usd_writer_specs): the same specs, report entries and order."""
+    spec = batch.author(path, "Xform")
+    if path.name != link.name:
+        spec.SetInfo("displayName", link.name)  # _name_prim
+    specs.xform_ops(spec, Gf.Vec3d(*pose.position), Gf.Quatd(*pose.orientation))  # _set_pose
+    if rigid:
+        schemas = ["PhysicsRigidBodyAPI"]
+        if link.kinematic:
+            specs.attribute(spec, "physics:kinematicEnabled", True)
+        if link.gravity is False:
+            schemas.append("PhysxRigidBodyAPI")
+            specs.attribute(spec, "physxRigidBody:disableGravity", True)
+        for tag in ("linear", "angular"):  # _write_velocity_decay
+            value = link.custom_data.get(f"sdformat:velocity_decay_{tag}")
+            if value is not None:
+                if "PhysxRigidBodyAPI" not in schemas:
+                    schemas.append("PhysxRigidBodyAPI")
+                specs.attribute(spec, f"physxRigidBody:{tag}Damping", float(value))
+        schemas.append("PhysicsMassAPI")
+        specs.apply_schemas(spec, schemas)
+        values = mass_values(link, robot, notes)
+        if values is not None:
+            mass, center, moments, axes, stand_in = values
+            specs.attribute(spec, "physics:mass", mass)
+            specs.attribute(spec, "physics:centerOfMass", center)
+            specs.attribute(spec, "physics:diagonalInertia", moments)
+            specs.attribute(spec, "physics:principalAxes", axes)
+            if stand_in:
+                specs.custom_data(spec, MASS_STAND_IN_KEY, True)
+    used: set[str] = set()
+    for kind, shapes in (("visual", link.visuals), ("collision", link.collisions)):
+        for index, shape in enumerate(shapes):
+            if shape.geometry is None:
+                continue
+            name = unique_child_name(f"{kind}_{shape.name}" if shape.name else f"{kind}_{index}", used)
+            write_shape_spec(spec, name, shape.geometry, shape.origin or IDENTITY, collider=kind == "collision")
+            if kind == "collision" and surfaces is not None:
+                surfaces.plain_collider(path.AppendChild(name))
+    for key, value in link.custom_data.items():
+        specs.custom_data(spec, key, value)
+
+
 def _write_velocity_decay(prim, link: Link) -> None:
     """SDFormat velocity_decay (a velocity-proportional decay per second) as PhysX body damping."""
     for tag in ("linear", "angular"):
@@ -256,6 +327,24 @@ def _write_velocity_decay(prim, link: Link) -> None:
 
 
 def _write_mass(mass_api: UsdPhysics.MassAPI, link: Link, robot: RobotIR, notes: Notes) -> None:
+    values = mass_values(link, robot, notes)
+    if values is None:
+        return
+    mass, center, moments, axes, stand_in = values
+    mass_api.CreateMassAttr(mass)
+    mass_api.CreateCenterOfMassAttr(center)
+    mass_api.CreateDiagonalInertiaAttr(moments)
+    mass_api.CreatePrincipalAxesAttr(axes)
+    if stand_in:
+        # says the source had no mass here, so a reduced-coordinate consumer that welds this body
+        # to its parent can drop the stand-in and keep the source's dynamics exactly
+        mass_api.GetPrim().SetCustomDataByKey(MASS_STAND_IN_KEY, True)
+
+
+def mass_values(link: Link, robot: RobotIR, notes: Notes):
+    """The MassAPI values of a rigid link (mass, centre of mass, principal moments, principal axes,
+    whether they are the massless stand-in), with their report entries; None when no mass is
+    written (the colliders' density gives it)."""
     inertial = link.inertial
     where = str(inertial.source if inertial else link.source)
     mass = None if inertial is None else inertial.mass
@@ -263,7 +352,7 @@ def _write_mass(mass_api: UsdPhysics.MassAPI, link: Link, robot: RobotIR, notes:
         # the colliders' density gives the mass: PhysX integrates it over their volume
         notes.add(EntryKind.CHOICE, where, f"link {link.name!r} mass",
                   "no mass written: the colliders' <density> gives it (PhysX computes mass from volume)")
-        return
+        return None
     if inertial is not None and mass is None:
         notes.add(EntryKind.DEFAULT, where, f"link {link.name!r} mass",
                   f"not written; the {robot.defaults.format} default {robot.defaults.mass} kg is used")
@@ -273,37 +362,40 @@ def _write_mass(mass_api: UsdPhysics.MassAPI, link: Link, robot: RobotIR, notes:
         notes.add(EntryKind.CHOICE, where, f"link {link.name!r} mass",
                   f"{why}: written as {MASSLESS_MASS} kg, {MASSLESS_INERTIA} kg·m² per axis "
                   "(consumers would otherwise substitute 1 kg or collider-based mass)")
-        mass_api.CreateMassAttr(MASSLESS_MASS)
-        mass_api.CreateCenterOfMassAttr(Gf.Vec3f(0.0, 0.0, 0.0))
-        mass_api.CreateDiagonalInertiaAttr(Gf.Vec3f(MASSLESS_INERTIA, MASSLESS_INERTIA, MASSLESS_INERTIA))
-        mass_api.CreatePrincipalAxesAttr(Gf.Quatf(1.0))
-        # says the source had no mass here, so a reduced-coordinate consumer that welds this body
-        # to its parent can drop the stand-in and keep the source's dynamics exactly
-        mass_api.GetPrim().SetCustomDataByKey(MASS_STAND_IN_KEY, True)
-        return
+        return (MASSLESS_MASS, Gf.Vec3f(0.0, 0.0, 0.0),
+                Gf.Vec3f(MASSLESS_INERTIA, MASSLESS_INERTIA, MASSLESS_INERTIA), Gf.Quatf(1.0), True)
     origin = inertial.origin or IDENTITY
     inertia = inertial.inertia
     if inertia is None:
         notes.add(EntryKind.DEFAULT, where, f"link {link.name!r} inertia",
                   f"not written; the {robot.defaults.format} default is used")
         inertia = robot.defaults.inertia
-    # the tensor is given in the inertial frame; express its principal axes in the link frame
-    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
-        tensor_link = quat_to_matrix(origin.orientation) @ inertia_matrix(inertia) @ quat_to_matrix(origin.orientation).T
-    if not np.isfinite(tensor_link).all():  # finite moments near 1e308 can overflow when rotated
+    # repr tells -0.0 from 0.0, which the decomposition may carry into the axes' signs
+    principal = _principal_in_link(repr((origin.orientation, inertia)), origin.orientation, inertia)
+    if principal is None:  # finite moments near 1e308 can overflow when rotated
         raise InputError(where, f"the inertia of link {link.name!r} overflows in the link frame "
                          "(its moments are too large for double precision)")
-    moments, axes = principal_axes(tensor_link)
+    moments, axes = principal
     if min(moments) < -1e-12 * max(1.0, max(moments)):
         notes.add(EntryKind.WARNING, where, f"link {link.name!r} inertia",
                   f"not positive semi-definite (principal moments {moments})")
     if max(abs(m) for m in moments) == 0.0:
         notes.add(EntryKind.WARNING, where, f"link {link.name!r} inertia",
                   "all zero: UsdPhysics consumers then derive it from the colliders")
-    mass_api.CreateMassAttr(float(mass))
-    mass_api.CreateCenterOfMassAttr(Gf.Vec3f(*origin.position))
-    mass_api.CreateDiagonalInertiaAttr(Gf.Vec3f(*moments))
-    mass_api.CreatePrincipalAxesAttr(Gf.Quatf(float(axes[0]), Gf.Vec3f(*axes[1:])))
+    return (float(mass), Gf.Vec3f(*origin.position), Gf.Vec3f(*moments),
+            Gf.Quatf(float(axes[0]), Gf.Vec3f(*axes[1:])), False)
+
+
+@functools.lru_cache(maxsize=1024)  # robots repeat links: a chain's 40,000 links share one inertial
+def _principal_in_link(key: str, orientation, inertia):
+    """The principal moments and axes (principal_axes) of ``inertia`` given in a frame rotated by
+    ``orientation`` from the link frame, in the link frame; None when the rotated tensor overflows.
+    ``key`` is the arguments' repr, so equal floats of another sign (-0.0) are other entries."""
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused by the caller
+        tensor_link = quat_to_matrix(orientation) @ inertia_matrix(inertia) @ quat_to_matrix(orientation).T
+    if not np.isfinite(tensor_link).all():
+        return None
+    return principal_axes(tensor_link)
 
 
 def _set_pose(xformable: UsdGeom.Xformable, pose: Pose) -> None:

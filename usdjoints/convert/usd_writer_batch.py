@@ -2,9 +2,8 @@
 
 A Usd.Stage recomposes a prim's list of children each time a child is added under it, so
 defining N sibling prims costs O(N²) (a 36,819-link URDF chain did not convert in 300 s: every
-link is a child of the robot prim and every joint a child of ``joints``). The writer still
-authors each prim through UsdGeom / UsdPhysics / UsdShade, so every spec is exactly what the Usd
-API writes (specifier, typeName, apiSchemas list ops, custom-ness, variability, value types,
+link is a child of the robot prim and every joint a child of ``joints``). Prims the writer
+authors through UsdGeom / UsdPhysics / UsdShade keep every spec exactly as the Usd API writes it (specifier, typeName, apiSchemas list ops, custom-ness, variability, value types,
 xformOpOrder, relationship list ops, metadata), but on a working stage from which each finished
 prim is *parked*: its spec subtree is copied into a side layer (``Sdf.CopySpec``) and removed from
 the working layer, so the working stage holds only the prims still being authored.
@@ -14,6 +13,11 @@ the working layer, so the working stage holds only the prims still being authore
 the order they were first authored (the order a single stage would have given them). A parked
 prim that must be edited again (an applied schema added at the end) is brought back for the edit
 and parked again (:meth:`BatchedStage.editing`).
+
+A prim written with the Sdf API instead (usd_writer_specs) goes straight into the parked layer
+(:meth:`BatchedStage.author`). When the parked layer then holds every prim in its final order
+(the usual case: a robot's links and joints all written so), it becomes the output layer itself,
+with the working layer's few remaining specs added, instead of copying every spec once more.
 """
 from __future__ import annotations
 
@@ -78,6 +82,26 @@ class BatchedStage:
                 del self._layer.GetPrimAtPath(parent).nameChildren[path.name]
                 self._units.add(path)
 
+    def author(self, path: Sdf.Path, type_name: str) -> Sdf.PrimSpec:
+        """A new prim spec defined at ``path`` straight into the parked layer, for Sdf authoring
+        (usd_writer_specs) of a prim that is finished when written: its parent's children keep
+        their first-authored order. The parent must be a prim of the working stage."""
+        if self._pending:
+            self._flush()  # prims finished before it enter the parked layer first, in their order
+        parent = path.GetParentPath()
+        self._note_children(parent)  # the working stage's children authored before it come first
+        order = self._order.setdefault(parent, [])
+        known = self._known.setdefault(parent, set())
+        if path.name in known:
+            raise RuntimeError(f"the prim {path} is authored twice")
+        known.add(path.name)
+        order.append(path.name)
+        parent_spec = self._parked.GetPrimAtPath(parent)
+        if parent_spec is None:
+            parent_spec = Sdf.CreatePrimInLayer(self._parked, parent)  # a placeholder: never copied
+        self._units.add(path)
+        return Sdf.PrimSpec(parent_spec, path.name, Sdf.SpecifierDef, type_name)
+
     def park_children(self, parent: Sdf.Path, keep: frozenset[str] | set[str] = frozenset()) -> None:
         """Parks every child of ``parent`` now in the working stage, except the names in ``keep``."""
         spec = self._layer.GetPrimAtPath(parent)
@@ -107,11 +131,53 @@ class BatchedStage:
         root = Sdf.Path.absoluteRootPath
         for parent in [root, *self._order]:
             self._note_children(parent)
+        tails = self._tails()
+        if tails is not None:
+            return self._finish_in_place(tails)
         out = Sdf.Layer.CreateAnonymous("usdjoints.usda")
         with Sdf.ChangeBlock():
             self._copy_fields(root, out)  # the layer's metadata
             for name in self._order[root]:
                 self._copy(root.AppendChild(name), out)
+        return out
+
+    def _tails(self) -> dict[Sdf.Path, list[str]] | None:
+        """When the parked layer already holds the output's prims in their order, but for prims
+        still whole in the working layer that come last among their siblings: those, per parent
+        (its tail). None otherwise (the output is then assembled by copying, :meth:`finish`)."""
+        root = Sdf.Path.absoluteRootPath
+        tails: dict[Sdf.Path, list[str]] = {}
+        for parent in [root, *self._order]:
+            if parent != root and self._layer.GetPrimAtPath(parent) is None:
+                return None
+            parked = self._parked.GetPrimAtPath(parent)
+            present = list(parked.nameChildren.keys()) if parked is not None else []
+            order = self._order[parent]
+            parked_names = set(present)
+            tail = [name for name in order if name not in parked_names]
+            if present + tail != order:
+                return None
+            for name in order:
+                child = parent.AppendChild(name)
+                if child in self._order:
+                    if name not in parked_names:
+                        return None
+                elif name in parked_names and self._layer.GetPrimAtPath(child) is not None:
+                    return None  # in both layers: the copy takes the working layer's
+            tails[parent] = tail
+        return tails
+
+    def _finish_in_place(self, tails: dict[Sdf.Path, list[str]]) -> Sdf.Layer:
+        """The parked layer made the output (see :meth:`_tails`): the working layer's metadata,
+        the fields and properties of the parents of parked prims, and each parent's tail."""
+        out = self._parked
+        with Sdf.ChangeBlock():
+            for parent, tail in tails.items():
+                self._copy_fields(parent, out)
+                for name in tail:
+                    path = parent.AppendChild(name)
+                    if not Sdf.CopySpec(self._layer, path, out, path):
+                        raise RuntimeError(f"cannot copy the spec {path} into the output layer")
         return out
 
     def _copy(self, path: Sdf.Path, out: Sdf.Layer) -> None:

@@ -14,6 +14,7 @@ from .ir import Box, Capsule, Cylinder, Geometry, Material, MeshRef, Plane, Pose
 from .meshes import MeshCache, MeshUnavailable
 from .names import unique_child_name
 from .report import EntryKind, Notes
+from . import usd_writer_specs as specs
 from .resolve import not_found_message
 
 
@@ -107,6 +108,43 @@ def write_shape(stage: Usd.Stage, path: Sdf.Path, geometry: Geometry, origin: Po
         UsdPhysics.CollisionAPI.Apply(gprim.GetPrim())
         gprim.CreatePurposeAttr(UsdGeom.Tokens.guide)
     return gprim
+
+
+def specs_writable(geometry: Geometry | None) -> bool:
+    """Whether :func:`write_shape_spec` writes this geometry (else :func:`write_shape` does)."""
+    if isinstance(geometry, Box):
+        return geometry.size is not None
+    if isinstance(geometry, Sphere):
+        return geometry.radius is not None
+    if isinstance(geometry, (Cylinder, Capsule)):
+        return geometry.radius is not None and geometry.length is not None
+    return False
+
+
+def write_shape_spec(parent: Sdf.PrimSpec, name: str, geometry: Geometry, origin: Pose, *,
+                     collider: bool) -> Sdf.PrimSpec:
+    """:func:`write_shape` for a geometry :func:`specs_writable` accepts, as Sdf specs under the
+    link's spec (usd_writer_specs): the same specs in the same order."""
+    scale = None
+    if isinstance(geometry, Box):
+        spec = specs.define(parent, name, "Cube")
+        specs.attribute(spec, "size", 1.0)
+        scale = geometry.size
+    elif isinstance(geometry, Sphere):
+        spec = specs.define(parent, name, "Sphere")
+        specs.attribute(spec, "radius", float(geometry.radius))
+    else:
+        spec = specs.define(parent, name, "Cylinder" if isinstance(geometry, Cylinder) else "Capsule")
+        specs.attribute(spec, "radius", float(geometry.radius))
+        specs.attribute(spec, "height", float(geometry.length))
+        specs.attribute(spec, "axis", UsdGeom.Tokens.z)
+    w, x, y, z = origin.orientation
+    specs.xform_ops(spec, Gf.Vec3d(*origin.position), Gf.Quatf(float(w), float(x), float(y), float(z)),
+                    Gf.Vec3f(*map(float, scale)) if scale is not None and tuple(scale) != (1.0, 1.0, 1.0) else None)
+    if collider:
+        specs.apply_schemas(spec, ["PhysicsCollisionAPI"])
+        specs.attribute(spec, "purpose", UsdGeom.Tokens.guide)
+    return spec
 
 
 def _missing(notes: Notes, where: str, element: str, what: str):

@@ -35,6 +35,7 @@ from ..units import angular_gain_per_rad_to_per_deg, rad_to_deg
 from .ir import Joint, JointAxis, JointType, Pose, Quat, RobotIR, quat_multiply
 from .mass import matrix_to_quat
 from .report import EntryKind, Notes
+from . import usd_writer_specs as specs
 
 _ANGULAR_TYPES = {JointType.REVOLUTE, JointType.CONTINUOUS}
 _LOCK = (1.0, -1.0)  # low > high locks a D6 axis
@@ -147,6 +148,66 @@ def write_joint(stage: Usd.Stage, place: JointPlacement, robot: RobotIR, notes: 
     return prim
 
 
+#: Joint kinds written by write_joint_specs, with their prim types.
+_SPEC_TYPES = {JointType.REVOLUTE: "PhysicsRevoluteJoint", JointType.CONTINUOUS: "PhysicsRevoluteJoint",
+               JointType.PRISMATIC: "PhysicsPrismaticJoint", JointType.FIXED: "PhysicsFixedJoint",
+               JointType.BALL: "PhysicsSphericalJoint"}
+
+
+def specs_writable(joint: Joint) -> bool:
+    """Whether :func:`write_joint_specs` writes this joint (else :func:`write_joint` does)."""
+    return joint.type in _SPEC_TYPES and joint.mimic is None and not joint.custom_data
+
+
+def write_joint_specs(batch, place: JointPlacement, robot: RobotIR, notes: Notes) -> Sdf.PrimSpec:
+    """:func:`write_joint` for a joint :func:`specs_writable` accepts, authored as Sdf specs
+    (usd_writer_specs) into ``batch`` (a BatchedStage); the same specs, report entries and order."""
+    joint = place.joint
+    kind = joint.type
+    frame_rotation: Quat = (1.0, 0.0, 0.0, 0.0)
+    single = kind in _ANGULAR_TYPES or kind is JointType.PRISMATIC
+    if single:
+        frame_rotation = rotation_x_onto(_axis_direction(joint.axes[0], robot, notes, joint))
+    spec = batch.author(place.path, _SPEC_TYPES[kind])
+    if place.body0 is not None:
+        specs.relationship(spec, "physics:body0", [place.body0])
+    if place.body1 is not None:
+        specs.relationship(spec, "physics:body1", [place.body1])
+    if place.exclude_from_articulation:
+        specs.attribute(spec, "physics:excludeFromArticulation", True)
+    specs.attribute(spec, "physics:localPos0", Gf.Vec3f(*place.pose0.position))
+    specs.attribute(spec, "physics:localRot0", _gf_quat(quat_multiply(place.pose0.orientation, frame_rotation)))
+    specs.attribute(spec, "physics:localPos1", Gf.Vec3f(*place.pose1.position))
+    specs.attribute(spec, "physics:localRot1", _gf_quat(quat_multiply(place.pose1.orientation, frame_rotation)))
+    if kind is JointType.BALL:
+        specs.attribute(spec, "physics:axis", UsdPhysics.Tokens.x)
+    if not single:
+        return spec
+    specs.attribute(spec, "physics:axis", UsdPhysics.Tokens.x)
+    axis = joint.axes[0]
+    angular = kind in _ANGULAR_TYPES
+    lower, upper = _single_axis_limits(joint, robot, notes)
+    specs.attribute(spec, "physics:lowerLimit", lower)
+    specs.attribute(spec, "physics:upperLimit", upper)
+    instance = "angular" if angular else "linear"
+    schemas = [f"PhysicsDriveAPI:{instance}"]
+    for name, value in drive_values(axis, angular, robot, notes, joint).items():
+        specs.attribute(spec, f"drive:{instance}:physics:{name}", value if name == "type" else float(value),
+                        instance)
+    values = axis_property_values(axis, angular, robot, notes, joint)
+    if values:
+        schemas.append(f"PhysxJointAxisAPI:{instance}")
+        for name, value in values.items():
+            specs.attribute(spec, f"physxJointAxis:{instance}:{name}", value, instance)
+    position = _initial_position(instance, joint, 0, angular, notes)
+    if position is not None:
+        schemas.append(f"PhysicsJointStateAPI:{instance}")
+        specs.attribute(spec, f"state:{instance}:physics:position", position, instance)
+        specs.attribute(spec, f"state:{instance}:physics:velocity", 0.0, instance)
+    specs.apply_schemas(spec, schemas)
+    return spec
+
+
 def _custom_value(value):
     if isinstance(value, dict):
         return {k: _custom_value(v) for k, v in value.items() if v is not None}
@@ -167,9 +228,9 @@ def _limit(axis: JointAxis, robot: RobotIR, notes: Notes, joint: Joint) -> tuple
     return lower, upper
 
 
-def _write_single_axis(prim, usd_joint, joint: Joint, robot: RobotIR, notes: Notes) -> None:
+def _single_axis_limits(joint: Joint, robot: RobotIR, notes: Notes) -> tuple[float, float]:
+    """lowerLimit and upperLimit of a revolute, continuous or prismatic joint [deg or m]."""
     axis = joint.axes[0]
-    angular = joint.type in _ANGULAR_TYPES
     if joint.type is JointType.CONTINUOUS:
         if axis.lower is not None or axis.upper is not None:
             notes.add(EntryKind.DROPPED, str(axis.source or joint.source), f"joint {joint.name!r} limit",
@@ -177,9 +238,16 @@ def _write_single_axis(prim, usd_joint, joint: Joint, robot: RobotIR, notes: Not
         lower, upper = -math.inf, math.inf
     else:
         lower, upper = _limit(axis, robot, notes, joint)
-    to_usd = rad_to_deg if angular else float
-    usd_joint.CreateLowerLimitAttr(to_usd(lower))
-    usd_joint.CreateUpperLimitAttr(to_usd(upper))
+    to_usd = rad_to_deg if joint.type in _ANGULAR_TYPES else float
+    return to_usd(lower), to_usd(upper)
+
+
+def _write_single_axis(prim, usd_joint, joint: Joint, robot: RobotIR, notes: Notes) -> None:
+    axis = joint.axes[0]
+    angular = joint.type in _ANGULAR_TYPES
+    lower, upper = _single_axis_limits(joint, robot, notes)
+    usd_joint.CreateLowerLimitAttr(lower)
+    usd_joint.CreateUpperLimitAttr(upper)
     instance = "angular" if angular else "linear"
     _write_drive(prim, instance, axis, angular, robot, notes, joint)
     _write_axis_properties(prim, instance, axis, angular, robot, notes, joint)
@@ -189,8 +257,17 @@ def _write_single_axis(prim, usd_joint, joint: Joint, robot: RobotIR, notes: Not
 def _write_drive(prim, instance: str, axis: JointAxis, angular: bool, robot: RobotIR, notes: Notes,
                  joint: Joint) -> None:
     drive = UsdPhysics.DriveAPI.Apply(prim, instance)
-    drive.CreateTypeAttr(UsdPhysics.Tokens.force)
-    drive.CreateStiffnessAttr(0.0)
+    create = {"type": drive.CreateTypeAttr, "stiffness": drive.CreateStiffnessAttr,
+              "maxForce": drive.CreateMaxForceAttr, "targetPosition": drive.CreateTargetPositionAttr,
+              "damping": drive.CreateDampingAttr}
+    for name, value in drive_values(axis, angular, robot, notes, joint).items():
+        create[name](value)
+
+
+def drive_values(axis: JointAxis, angular: bool, robot: RobotIR, notes: Notes, joint: Joint) -> dict:
+    """The PhysicsDriveAPI attributes of one axis (``drive:<instance>:physics:<name>``), in the
+    order they are first authored, with their report entries."""
+    values: dict = {"type": UsdPhysics.Tokens.force, "stiffness": 0.0}
     where = str(axis.source or joint.source)
     effort = axis.effort if axis.effort is not None else robot.defaults.effort
     velocity = axis.velocity if axis.velocity is not None else robot.defaults.velocity
@@ -198,7 +275,7 @@ def _write_drive(prim, instance: str, axis: JointAxis, angular: bool, robot: Rob
         notes.add(EntryKind.DEFAULT, where, f"joint {joint.name!r} effort",
                   "not written; the drive force is left unlimited")
     if effort is not None:
-        drive.CreateMaxForceAttr(float(effort))
+        values["maxForce"] = float(effort)
         if effort == 0.0:
             notes.add(EntryKind.WARNING, where, f"joint {joint.name!r} effort",
                       "is 0: the drive can apply no force")
@@ -206,8 +283,8 @@ def _write_drive(prim, instance: str, axis: JointAxis, angular: bool, robot: Rob
         # a spring pulls toward its reference: PhysX's drive force is k (target - q) + d (v* - v)
         reference = axis.spring_reference or 0.0
         stiffness = axis.spring_stiffness
-        drive.CreateStiffnessAttr(angular_gain_per_rad_to_per_deg(stiffness) if angular else stiffness)
-        drive.CreateTargetPositionAttr(rad_to_deg(reference) if angular else reference)
+        values["stiffness"] = angular_gain_per_rad_to_per_deg(stiffness) if angular else stiffness
+        values["targetPosition"] = rad_to_deg(reference) if angular else reference
         notes.add(EntryKind.CHOICE, where, f"joint {joint.name!r} spring",
                   f"spring_stiffness {stiffness} and spring_reference {reference} written as the drive's "
                   "stiffness and target position")
@@ -219,15 +296,28 @@ def _write_drive(prim, instance: str, axis: JointAxis, angular: bool, robot: Rob
                   "a spring reference without stiffness exerts no force")
     if effort and velocity and effort > 0.0 and velocity > 0.0:
         damping = effort / velocity
-        drive.CreateDampingAttr(angular_gain_per_rad_to_per_deg(damping) if angular else damping)
+        values["damping"] = angular_gain_per_rad_to_per_deg(damping) if angular else damping
     else:
-        drive.CreateDampingAttr(0.0)
+        values["damping"] = 0.0
         notes.add(EntryKind.CHOICE, where, f"joint {joint.name!r} drive",
                   "damping 0 (no effort and velocity limits to scale it from): set gains before driving")
+    return values
 
 
 def _write_axis_properties(prim, instance: str, axis: JointAxis, angular: bool, robot: RobotIR,
                            notes: Notes, joint: Joint) -> None:
+    values = axis_property_values(axis, angular, robot, notes, joint)
+    if not values:
+        return
+    prim.AddAppliedSchema(f"PhysxJointAxisAPI:{instance}")
+    for name, value in values.items():
+        prim.CreateAttribute(f"physxJointAxis:{instance}:{name}", Sdf.ValueTypeNames.Float).Set(value)
+
+
+def axis_property_values(axis: JointAxis, angular: bool, robot: RobotIR, notes: Notes,
+                         joint: Joint) -> dict[str, float]:
+    """The PhysxJointAxisAPI attributes of one axis (``physxJointAxis:<instance>:<name>``), with
+    their report entries; empty when none is written."""
     values: dict[str, float] = {}
     where = str(axis.source or joint.source)
     if axis.velocity is not None:
@@ -245,24 +335,27 @@ def _write_axis_properties(prim, instance: str, axis: JointAxis, angular: bool, 
     if friction:
         values["staticFrictionEffort"] = friction
         values["dynamicFrictionEffort"] = friction
-    if not values:
-        return
-    prim.AddAppliedSchema(f"PhysxJointAxisAPI:{instance}")
-    for name, value in values.items():
-        prim.CreateAttribute(f"physxJointAxis:{instance}:{name}", Sdf.ValueTypeNames.Float).Set(float(value))
+    return {name: float(value) for name, value in values.items()}
 
 
 def _write_initial_position(prim, instance: str, joint: Joint, index: int, angular: bool, notes: Notes) -> None:
     """SDFormat ``initial_position`` as PhysX joint state (the articulation starts there)."""
-    if index >= len(joint.initial_positions) or joint.initial_positions[index] is None:
+    position = _initial_position(instance, joint, index, angular, notes)
+    if position is None:
         return
-    value = joint.initial_positions[index]
     prim.AddAppliedSchema(f"PhysicsJointStateAPI:{instance}")
-    prim.CreateAttribute(f"state:{instance}:physics:position", Sdf.ValueTypeNames.Float, custom=False).Set(
-        float(rad_to_deg(value) if angular else value))
+    prim.CreateAttribute(f"state:{instance}:physics:position", Sdf.ValueTypeNames.Float, custom=False).Set(position)
     prim.CreateAttribute(f"state:{instance}:physics:velocity", Sdf.ValueTypeNames.Float, custom=False).Set(0.0)
+
+
+def _initial_position(instance: str, joint: Joint, index: int, angular: bool, notes: Notes) -> float | None:
+    """The joint state position of axis ``index`` [deg or m], None when not written."""
+    if index >= len(joint.initial_positions) or joint.initial_positions[index] is None:
+        return None
+    value = joint.initial_positions[index]
     notes.add(EntryKind.CHOICE, str(joint.source), f"joint {joint.name!r} initial_position",
               f"{value} written as joint state {instance} (bodies are placed at q = 0)")
+    return float(rad_to_deg(value) if angular else value)
 
 
 def _write_planar(prim, joint: Joint, robot: RobotIR, notes: Notes) -> None:

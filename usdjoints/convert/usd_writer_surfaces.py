@@ -59,10 +59,11 @@ class SurfaceLibrary:
                           f"{density} kg/m³ is not positive; not written")
             else:
                 UsdPhysics.MassAPI.Apply(prim).CreateDensityAttr(float(density))
-        mask = DEFAULT_BITMASK if surface is None or surface.collide_bitmask is None else surface.collide_bitmask
-        self.masks.setdefault(mask, []).append(prim.GetPath())
         if surface is None:
+            self.plain_collider(prim.GetPath())
             return
+        mask = DEFAULT_BITMASK if surface.collide_bitmask is None else surface.collide_bitmask
+        self.masks.setdefault(mask, []).append(prim.GetPath())
         self.any_mask = self.any_mask or surface.collide_bitmask is not None
         if surface.collide_without_contact:
             UsdPhysics.CollisionAPI(prim).CreateCollisionEnabledAttr(False)
@@ -98,6 +99,11 @@ class SurfaceLibrary:
             self._combine_noted = True
             notes.add(EntryKind.CHOICE, str(surface.source), "surface friction",
                       "PhysX averages the coefficients of two touching materials; ODE multiplies them")
+
+    def plain_collider(self, path: Sdf.Path) -> None:
+        """:meth:`apply` for a collider with no ``<surface>`` and no ``<density>``: it has the
+        default collide_bitmask and nothing else to write."""
+        self.masks.setdefault(DEFAULT_BITMASK, []).append(path)
 
     def write_bitmask_groups(self, root: Sdf.Path, used: set[str]) -> None:
         if not self.any_mask or len(self.masks) < 2:

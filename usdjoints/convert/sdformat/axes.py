@@ -64,7 +64,19 @@ _UNBOUNDED_BELOW_1_10 = 1e16
 
 
 def read_axis(graph: FrameGraph, joint: Decl, tag: str) -> SdfAxis | None:
-    """The ``tag`` ("axis" or "axis2") of ``joint``, or None when the element is absent."""
+    """The ``tag`` ("axis" or "axis2") of ``joint``, or None when the element is absent.
+
+    Read once per graph (the document's validation reads every axis, the IR building again)."""
+    key = (id(joint), tag)
+    known = graph.axes.get(key)
+    if known is not None and known[0] is joint:
+        return known[1]
+    axis = _read_axis(graph, joint, tag)
+    graph.axes[key] = (joint, axis)  # the declaration is kept: its id stays its own
+    return axis
+
+
+def _read_axis(graph: FrameGraph, joint: Decl, tag: str) -> SdfAxis | None:
     element = joint.element.find(tag)
     if element is None:
         return None

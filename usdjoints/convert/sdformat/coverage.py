@@ -243,10 +243,15 @@ def coverage_notes(roots) -> list[ReportEntry]:
     return tally.entries()
 
 
-def _walk(element: etree._Element, key: str, tree: dict, tally: _Tally, parent_tag: str) -> None:
+def _walk(element: etree._Element, key: str, tree: dict, tally: _Tally, parent_tag: str,
+          document: tuple[bool, str] | None = None) -> None:
+    """``document``: (legacy, file) of the element's document, known for the children of a walked
+    element (they are in its tree)."""
     node = tree[key]
-    legacy = (element.getroottree().getroot().get("version") or "").strip() == "1.3"
-    file = element.getroottree().docinfo.URL
+    if document is None:
+        roottree = element.getroottree()
+        document = ((roottree.getroot().get("version") or "").strip() == "1.3", roottree.docinfo.URL)
+    legacy, file = document
     for name in element.attrib:
         local, namespaced = _local(name)
         if namespaced:
@@ -293,7 +298,7 @@ def _walk(element: etree._Element, key: str, tree: dict, tally: _Tally, parent_t
             continue
         state, reason = status(child_key) or ("dropped", "not converted")
         if state == "converted":
-            _walk(child, child_key, tree, tally, element.tag)
+            _walk(child, child_key, tree, tally, element.tag, document)
         elif state == "kept":
             if (element.tag, local) not in KEPT_PLACES:
                 tally.add((file, element.tag, child_key), _where(child), f"<{element.tag}>",

@@ -36,6 +36,7 @@ class FrameGraph:
         self._nested: dict[str, FrameGraph] = {}
         self._poses: dict[str, Pose] = {}
         self._bodies: dict[str, str] = {}
+        self.axes: dict[tuple[int, str], tuple] = {}  # axes.read_axis: (id(decl), tag) -> (decl, SdfAxis)
         self._pose_visiting: set[str] = set()
         self._body_visiting: set[str] = set()
         self._canonical: str | None = None

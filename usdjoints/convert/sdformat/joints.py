@@ -92,8 +92,9 @@ def read_joint(graph: FrameGraph, d: Decl, name: str, prefix: str, X_root_scope:
 
     wanted = _AXIS_COUNT.get(joint_type, 1)
     axes = []
+    read = (read_axis(graph, d, "axis"), read_axis(graph, d, "axis2"))  # each read once: it parses
     for index, tag in enumerate(("axis", "axis2")):
-        axis = read_axis(graph, d, tag)
+        axis = read[index]
         if axis is None:
             if index < wanted and joint_type is not ir.JointType.GEARBOX:
                 axis = _default_axis(graph, d, tag)
@@ -108,8 +109,7 @@ def read_joint(graph: FrameGraph, d: Decl, name: str, prefix: str, X_root_scope:
 
     custom: dict[str, object] = {}
     mimic = None
-    first = read_axis(graph, d, "axis")
-    for index, axis in enumerate((first, read_axis(graph, d, "axis2"))):
+    for index, axis in enumerate(read):
         if axis is None or axis.mimic is None:
             continue
         m = axis.mimic
@@ -122,7 +122,7 @@ def read_joint(graph: FrameGraph, d: Decl, name: str, prefix: str, X_root_scope:
                          source_of(m.where), axis_index=index)
         if m.axis != 0:
             custom["sdformat:mimic_leader_axis"] = m.axis
-    for index, axis in enumerate((first, read_axis(graph, d, "axis2"))):
+    for index, axis in enumerate(read):
         if axis is not None and (axis.limit_stiffness is not None or axis.limit_dissipation is not None):
             custom[f"sdformat:axis{index}_limit_stiffness"] = axis.limit_stiffness
             custom[f"sdformat:axis{index}_limit_dissipation"] = axis.limit_dissipation

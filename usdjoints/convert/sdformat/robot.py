@@ -122,6 +122,7 @@ class _Builder:
         self.link_poses: dict[str, Pose] = {"world": IDENTITY}
         self.extras: list[ir.Extra] = []
         self.joint_extras: dict[str, list[ir.Extra]] = {}
+        self._locators: dict[str, ResourceLocator] = {}  # per document URL (_mesh_locator)
 
     def world(self, graph: FrameGraph) -> None:
         for d in graph.scope.decls:
@@ -178,9 +179,13 @@ class _Builder:
                 self._rest(graph.nested(d.name), f"{prefix}{d.name}::", X_root_scope.compose(graph.pose(d.name)))
 
     def _mesh_locator(self, d):
-        base = Path(d.element.getroottree().docinfo.URL).resolve().parent
-        locator = ResourceLocator(str(base), {}, self.resource_paths, confine=self.confine_roots is not None,
-                                  confine_roots=self.confine_roots)
+        url = d.element.getroottree().docinfo.URL
+        locator = self._locators.get(url)  # one per document: resolving its folder costs system calls
+        if locator is None:
+            base = Path(url).resolve().parent
+            locator = ResourceLocator(str(base), {}, self.resource_paths, confine=self.confine_roots is not None,
+                                      confine_roots=self.confine_roots)
+            self._locators[url] = locator
 
         def locate(uri: str, element: etree._Element, scale):
             try:
