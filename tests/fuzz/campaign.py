@@ -22,7 +22,11 @@ from .seeds import KINDS, REPO, load_seeds
 CLASSES = ("ok", "rejected", "crash", "hang", "partial", "changed_input", "leak")
 _PRIORITY = {"leak": 6, "changed_input": 5, "partial": 4, "hang": 3, "crash": 2, "rejected": 1, "ok": 0}
 EXTENSIONS = {"urdf": ".urdf", "sdf": ".sdf", "usda": ".usda", "usdc": ".usdc"}
-TIMEOUT = 20.0
+TIMEOUT = 20.0  # [s] of a case's own CPU time, or of waiting with none of its processes running
+# A case whose processes keep running (a machine busy with other work gives them less than a
+# core) is waited for at most this many timeouts of wall time.
+WALL_LIMIT = 10
+BLOCKED_SAMPLES = 4  # consecutive 0.5 s samples with no process running: the case is blocked
 OUTPUTS = ("out", "out_kept", "cli_out.usda")  # what the worker writes inside a case folder
 RESTART_EVERY = 200
 
@@ -95,11 +99,69 @@ class CaseMaker:
         return case
 
 
+def group_usage(pgid: int) -> tuple[float, bool] | None:
+    """CPU seconds of process group ``pgid`` (its live processes and the children they waited
+    for), and whether any of them is running or runnable; None where /proc cannot tell."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total, running, found = 0.0, False, False
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    for name in entries:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                stat = handle.read().decode("ascii", "replace")
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if len(fields) < 15 or int(fields[2]) != pgid:
+            continue
+        found = True
+        total += sum(int(x) for x in fields[11:15]) / tick
+        running |= fields[0] == "R"
+    return (total, running) if found else None
+
+
+class HangClock:
+    """When a case counts as hung: after TIMEOUT seconds of its own CPU time, after TIMEOUT
+    seconds of wall time in which its processes were blocked (a FIFO, a lock), or after
+    WALL_LIMIT timeouts of wall time in any case. Wall time alone would count a case that a
+    loaded machine starves of CPU as a hang."""
+
+    def __init__(self, pgid: int, timeout: float):
+        self.pgid, self.timeout = pgid, timeout
+        self.started = time.monotonic()
+        usage = group_usage(pgid)
+        self.cpu0 = usage[0] if usage else None
+        self.blocked = 0
+
+    def verdict(self, now: float) -> str | None:
+        wall = now - self.started
+        if wall <= self.timeout:
+            return None
+        if wall > WALL_LIMIT * self.timeout or self.cpu0 is None:
+            return f"no answer in {wall:.0f} s"
+        usage = group_usage(self.pgid)
+        if usage is None:
+            return f"no answer in {wall:.0f} s"
+        cpu, running = usage[0] - self.cpu0, usage[1]
+        if cpu > self.timeout:
+            return f"{cpu:.0f} s of CPU time without an answer"
+        self.blocked = 0 if running else self.blocked + 1
+        if self.blocked >= BLOCKED_SAMPLES:
+            return f"blocked without an answer for {wall:.0f} s ({cpu:.1f} s of CPU time)"
+        return None
+
+
 class Worker:
     """One worker process (tests/fuzz/worker.py) serving cases one at a time."""
 
-    def __init__(self, env):
+    def __init__(self, env, timeout: float = TIMEOUT):
         self.env = env
+        self.timeout = timeout
         self.proc = None
         self.served = 0
         self.start()
@@ -120,6 +182,7 @@ class Worker:
         self.case = case
         self.steps_seen = []
         self.started = time.monotonic()
+        self.clock = HangClock(self.proc.pid, self.timeout)
         self.proc.stdin.write((json.dumps(case.request(steps)) + "\n").encode())
         self.proc.stdin.flush()
 
@@ -180,7 +243,7 @@ def key_of(step: dict) -> tuple:
 def run_cases(cases_iter, jobs: int, on_result, timeout: float = TIMEOUT):
     """Run every case from ``cases_iter`` on ``jobs`` workers; ``on_result(case, result)`` for each."""
     env = worker_env()
-    workers = [Worker(env) for _ in range(max(1, jobs))]
+    workers = [Worker(env, timeout) for _ in range(max(1, jobs))]
     selector = selectors.DefaultSelector()
     for w in workers:
         selector.register(w.proc.stdout, selectors.EVENT_READ, w)
@@ -245,13 +308,14 @@ def run_cases(cases_iter, jobs: int, on_result, timeout: float = TIMEOUT):
                         feed(w)
                         break
             for w in workers:
-                if w.case is not None and now - w.started > timeout:
+                why = w.clock.verdict(now) if w.case is not None else None
+                if why:
                     step = w.steps_seen[-1] if w.steps_seen else "?"
                     case = w.case
                     busy -= 1
                     replace(w)
                     on_result(case, finish(case, [{"step": step, "outcome": "hang",
-                                                   "message": f"no answer in {timeout:.0f} s during {step}"}]))
+                                                   "message": f"{why} during {step}"}]))
                     feed(w)
     finally:
         for w in workers:
@@ -340,6 +404,7 @@ def default_workdir() -> Path:
 def run_one(worker: Worker, case: Case, steps=None, timeout: float = TIMEOUT) -> dict:
     """Run one case synchronously on ``worker`` (restarting it after a hang or a death)."""
     case.hashes = digest_inputs(case.directory)
+    worker.timeout = timeout
     worker.send(case, steps)
     buffer = b""
     fd = worker.proc.stdout.fileno()
@@ -347,12 +412,12 @@ def run_one(worker: Worker, case: Case, steps=None, timeout: float = TIMEOUT) ->
     selector.register(worker.proc.stdout, selectors.EVENT_READ)
     try:
         while True:
-            left = timeout - (time.monotonic() - worker.started)
-            if left <= 0:
+            why = worker.clock.verdict(time.monotonic())
+            if why:
                 step = worker.steps_seen[-1] if worker.steps_seen else "?"
                 worker.restart()
-                return finish(case, [{"step": step, "outcome": "hang", "message": "timeout"}])
-            if not selector.select(timeout=min(left, 0.5)):
+                return finish(case, [{"step": step, "outcome": "hang", "message": f"{why} during {step}"}])
+            if not selector.select(timeout=0.5):
                 continue
             chunk = os.read(fd, 1 << 20)
             if not chunk:
