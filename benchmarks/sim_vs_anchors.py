@@ -1,10 +1,12 @@
 """Side by side in one run: the simulator against its anchors.
 
-1. Single-robot ABA kernel against pinocchio's aba (same float64 tree; target ours/pin <= 0.6).
-   Ours is a compiled call per repetition, pinocchio's a call from a Python loop; its per-call
-   floor (the loop and the binding, measured on a one-joint model) is printed, and the
-   computation alone is compared too: our kernel inlined in its loop against pinocchio's time
-   less the floor.
+1. Single-robot ABA kernel against pinocchio's aba (same float64 tree; target ours/pin <= 0.5).
+   Ours is a compiled call per repetition (the link transforms from q and ABA fused in one
+   entry, aba.aba_from_q, as pinocchio's aba computes its kinematics from q inside), pinocchio's
+   a call from a Python loop on the same q, v, tau; its per-call
+   floor (the loop and the binding, measured on a one-joint model in the same interleaved
+   rounds as each robot) is printed, and the computation alone is compared too: our kernel
+   inlined in its loop against pinocchio's time less the floor.
 2. 4,096 environments of the Franka panda arm (example-robot-data URDF -> usdjoints convert ->
    a layer adding a position drive on every joint -> load_model(contact=False); limits and
    drives active), env-steps/s against mujoco.rollout with 2 threads on the same URDF (meshes
@@ -12,6 +14,12 @@
    ours/mujoco >= 3). The two sides run in turn, --rounds times each; the best rate of each
    side makes the ratio, and every round's rates are printed. Contact is off on both sides: the converted panda's finger box colliders
    would cost us a pair test every step that MuJoCo's side does not pay.
+   Rates are env-steps per CPU second of the process (time.process_time, every thread of
+   either side counted), so a machine shared with other work does not lower a side's rate by
+   taking its cores away; the wall-clock rates and the load average are printed beside them.
+   MuJoCo has no joint velocity limit, while the panda's URDF velocity limits hold on our side
+   (an impulse solve on most steps here); a second line runs our side without them, the same
+   constraints as MuJoCo's.
 3. Cold and warm start of `usdjoints simulate` on that stage (cold: NUMBA_CACHE_DIR is an empty
    temporary folder, so every kernel compiles; warm: the same folder, filled by the cold run).
 
@@ -21,6 +29,7 @@ Not a test: run `python benchmarks/sim_vs_anchors.py [--envs 4096] [--steps 200]
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 import re
@@ -88,8 +97,21 @@ def panda_stage(urdf: Path, folder: Path) -> tuple[Path, dict]:
     return stage_path, targets
 
 
-def ours_runner(stage_path: Path, n_envs: int, n_steps: int, threads: int):
-    """A call that runs the envs once and returns env-steps/s (kernels compiled or loaded)."""
+def rates(run, n_env_steps: int) -> tuple[float, float]:
+    """(env-steps per CPU second of the process, env-steps per wall second) of one run()."""
+    c0, t0 = time.process_time(), time.perf_counter()
+    run()
+    return n_env_steps / (time.process_time() - c0), n_env_steps / (time.perf_counter() - t0)
+
+
+def load_average() -> str:
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def ours_runner(stage_path: Path, n_envs: int, n_steps: int, threads: int,
+                velocity_limits: bool = True):
+    """A call that runs the envs once and returns (CPU, wall) env-steps/s (kernels compiled or
+    loaded). velocity_limits=False sets every dof's velocity limit to infinity."""
     import numba
 
     from usdjoints.model.build import load_model
@@ -97,15 +119,16 @@ def ours_runner(stage_path: Path, n_envs: int, n_steps: int, threads: int):
 
     model = load_model(stage_path, contact=False)  # as MuJoCo's side: flag contact disable
     assert np.isfinite(model.dof_lower).all() and (model.dof_drive_type > 0).all()
+    if not velocity_limits:
+        model = dataclasses.replace(model, dof_velocity_limit=np.full(model.nv, np.inf))
     rng = np.random.default_rng(0)
     q0 = model.dof_lower + rng.random((n_envs, model.nv)) * (model.dof_upper - model.dof_lower)
     numba.set_num_threads(threads)
     api.simulate(model, 2 * DT, DT, n_envs=2, q0=q0[:2], record_every=2)  # compile or load
 
-    def run() -> float:
-        t0 = time.perf_counter()
-        api.simulate(model, n_steps * DT, DT, n_envs=n_envs, q0=q0, record_every=n_steps)
-        return n_envs * n_steps / (time.perf_counter() - t0)
+    def run() -> tuple[float, float]:
+        return rates(lambda: api.simulate(model, n_steps * DT, DT, n_envs=n_envs, q0=q0,
+                                          record_every=n_steps), n_envs * n_steps)
 
     return run
 
@@ -146,8 +169,8 @@ def mujoco_model(urdf: Path, targets: dict):
 
 
 def mujoco_runner(urdf: Path, targets: dict, n_envs: int, n_steps: int, threads: int):
-    """A call that rolls the envs out once and returns env-steps/s, and one that frees the
-    thread pool."""
+    """A call that rolls the envs out once and returns (CPU, wall) env-steps/s, and one that
+    frees the thread pool."""
     import mujoco
     from mujoco import rollout
 
@@ -167,10 +190,8 @@ def mujoco_runner(urdf: Path, targets: dict, n_envs: int, n_steps: int, threads:
     runner = rollout.Rollout(nthread=threads)
     runner.rollout(model, datas, states[:2], control[:2, :2])  # warm the pool
 
-    def run() -> float:
-        t0 = time.perf_counter()
-        runner.rollout(model, datas, states, control)
-        return n_envs * n_steps / (time.perf_counter() - t0)
+    def run() -> tuple[float, float]:
+        return rates(lambda: runner.rollout(model, datas, states, control), n_envs * n_steps)
 
     return run, runner.close
 
@@ -197,13 +218,18 @@ def main():
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=5, help="env-step runs of each side, in turn")
+    parser.add_argument("--no-start", action="store_true",
+                        help="leave out part 3 (the cold start compiles every kernel: minutes on a loaded machine)")
     args = parser.parse_args()
 
-    print("== 1. ABA kernel vs pinocchio.aba (ratio = ours / pinocchio, target <= 0.6)")
+    print(f"load average {load_average()}")
+    print("== 1. ABA kernel vs pinocchio.aba (ratio = ours / pinocchio, target <= 0.5), CPU time "
+          "of the calling thread, best of 5 interleaved rounds")
     floor = pinocchio_call_floor(args.calls)
     print(f"ours: a compiled call per repetition; pinocchio: a call from a Python loop, whose floor "
-          f"(aba of a one-joint model) is {floor * 1e6:.2f} us. In brackets, the computation alone: "
-          f"our kernel inlined in its loop against pinocchio's time less that floor")
+          f"(aba of a one-joint model) is {floor * 1e6:.2f} us here, and is measured again in each "
+          f"robot's rounds. In brackets, the computation alone: our kernel inlined in its loop "
+          f"against pinocchio's time less that robot's floor")
     for name in args.robots:
         bench_robot(name, args.calls, floor)
 
@@ -215,19 +241,31 @@ def main():
               f"limited joints), dt = {DT:g} s, {args.threads} threads each, "
               f"contact off on both sides")
         run_ours = ours_runner(stage_path, args.envs, args.steps, args.threads)
+        run_free = ours_runner(stage_path, args.envs, args.steps, args.threads, velocity_limits=False)
         run_theirs, close = mujoco_runner(urdf, targets, args.envs, args.steps, args.threads)
-        rates = []
+        rounds = []
         try:
-            for _ in range(args.rounds):  # in turn, so a slow spell of the machine hits both
-                rates.append((run_ours(), run_theirs()))
+            for _ in range(args.rounds):  # in turn, so a slow spell of the machine hits all
+                rounds.append((run_ours(), run_free(), run_theirs(), load_average()))
         finally:
             close()
-        ours, theirs = max(r[0] for r in rates), max(r[1] for r in rates)
-        print("each round, ours/mujoco: " + ", ".join(
-            f"{a / 1e6:.3f}/{b / 1e6:.3f} M (x{a / b:.2f})" for a, b in rates))
-        print(f"usdjoints simulate (euler): {ours / 1e6:.3f} M env-steps/s   mujoco.rollout: "
-              f"{theirs / 1e6:.3f} M env-steps/s (best of {args.rounds} rounds each)   "
-              f"ratio ours/mujoco x{ours / theirs:.2f} (target >= 3)")
+        print("each round, ours/ours without velocity limits/mujoco, M env-steps per CPU s "
+              "(per wall s), load average:")
+        for a, f, b, load in rounds:
+            print(f"   {a[0] / 1e6:.3f}/{f[0] / 1e6:.3f}/{b[0] / 1e6:.3f} "
+                  f"({a[1] / 1e6:.3f}/{f[1] / 1e6:.3f}/{b[1] / 1e6:.3f})   x{a[0] / b[0]:.2f} "
+                  f"x{f[0] / b[0]:.2f}   load {load}")
+        for label, k in (("usdjoints simulate (euler)", 0),
+                         ("usdjoints without velocity limits (MuJoCo has none)", 1)):
+            ours = [r[k][0] for r in rounds]
+            ratios = [r[k][0] / r[2][0] for r in rounds]
+            theirs = max(r[2][0] for r in rounds)
+            print(f"{label}: {max(ours) / 1e6:.3f} M env-steps per CPU s   mujoco.rollout: "
+                  f"{theirs / 1e6:.3f} (best of {args.rounds} rounds each)   ratio ours/mujoco "
+                  f"x{max(ours) / theirs:.2f}, per round x{min(ratios):.2f}..x{max(ratios):.2f} "
+                  f"(target >= 3)")
+        if args.no_start:
+            return
         print(f"\n== 3. `usdjoints simulate` start time on the driven panda stage (0.1 s simulated)")
         cold, warm = start_times(stage_path)
         print(f"cold (empty NUMBA_CACHE_DIR) {cold:.2f} s   warm {warm:.2f} s   ratio x{cold / warm:.1f}")

@@ -3,6 +3,8 @@
 Each robot is loaded from example-robot-data into pinocchio; our model is built from the float64
 parameters pinocchio holds (joint placements, types, axes, inertias), so both run the same tree.
 Checks agreement first, then prints microseconds per call and the ratio (ours / pinocchio).
+Times are the calling thread's CPU time (time.thread_time; both sides run on that one thread),
+so other work on a shared machine slows neither side's number by taking its core away.
 Not a test: run `python benchmarks/sim_vs_pinocchio.py [--envs 4096] [--steps 200]`.
 """
 from __future__ import annotations
@@ -52,12 +54,17 @@ def q_from_pinocchio(model, q_pin):
     return q
 
 
+# CPU time of the calling thread [s]: what the call itself costs, not the time the machine's
+# other work holds the core
+clock = time.thread_time
+
+
 def per_call_pinocchio(fn, n):
     fn()
-    t0 = time.perf_counter()
+    t0 = clock()
     for _ in range(n):
         fn()
-    return (time.perf_counter() - t0) / n
+    return (clock() - t0) / n
 
 
 def best_of(fn, repeats=5):
@@ -74,16 +81,21 @@ def best_of_interleaved(fns, rounds=5):
     return best
 
 
-def pinocchio_call_floor(n_calls):
-    """Per-call time [s] of pinocchio's aba from Python on a one-joint model: the Python loop
-    and the binding's argument conversion, which every pinocchio time below includes (ours run
-    in a compiled loop)."""
+def pinocchio_floor_timer(n_calls):
+    """A call returning the per-call time [s] of pinocchio's aba from Python on a one-joint
+    model: the Python loop and the binding's argument conversion, which every pinocchio time
+    below includes (ours run in a compiled loop)."""
     model = pin.Model()
     joint = model.addJoint(0, pin.JointModelRZ(), pin.SE3.Identity(), "joint")
     model.appendBodyToJoint(joint, pin.Inertia(1.0, np.zeros(3), np.eye(3)), pin.SE3.Identity())
     data = model.createData()
     q, v, tau = np.zeros(1), np.zeros(1), np.zeros(1)
-    return best_of(lambda: per_call_pinocchio(lambda: pin.aba(model, data, q, v, tau), n_calls))
+    return lambda: per_call_pinocchio(lambda: pin.aba(model, data, q, v, tau), n_calls)
+
+
+def pinocchio_call_floor(n_calls):
+    """pinocchio_floor_timer's best of 5 [s]."""
+    return best_of(pinocchio_floor_timer(n_calls))
 
 
 def bench_robot(name, n_calls, floor=None):
@@ -102,32 +114,42 @@ def bench_robot(name, n_calls, floor=None):
     out = np.empty(model.nv)
 
     def ours_aba():
-        t0 = time.perf_counter()
+        t0 = clock()
         aba_repeat(k.link_table, k.link_axis, k.R_parent_joint, k.p_parent_joint, k.R_joint_child,
                    k.p_joint_child, k.revolute_basis, k.S, k.I6, k.armature, k.gravity, q, qd, tau, n_calls, out)
-        return (time.perf_counter() - t0) / n_calls
+        return (clock() - t0) / n_calls
 
     def ours_aba_inline():
-        t0 = time.perf_counter()
+        t0 = clock()
         aba_repeat_inline(k.link_table, k.link_axis, k.R_parent_joint, k.p_parent_joint,
                           k.R_joint_child, k.p_joint_child, k.revolute_basis, k.S, k.I6, k.armature,
                           k.gravity, q, qd, tau, n_calls, out)
-        return (time.perf_counter() - t0) / n_calls
+        return (clock() - t0) / n_calls
 
     def ours_rnea():
-        t0 = time.perf_counter()
+        t0 = clock()
         rnea_repeat(k.link_table, k.link_axis, k.R_parent_joint, k.p_parent_joint, k.R_joint_child,
                     k.p_joint_child, k.revolute_basis, k.S, k.I6, k.gravity, q, qd, tau, n_calls, out)
-        return (time.perf_counter() - t0) / n_calls
+        return (clock() - t0) / n_calls
 
-    ours_aba(), ours_aba_inline(), ours_rnea()  # compile or load from cache
-    t_aba, t_inline, t_rnea, p_aba, p_rnea = best_of_interleaved((
-        ours_aba, ours_aba_inline, ours_rnea,
-        lambda: per_call_pinocchio(lambda: pin.aba(pm, pd, q_pin, qd, tau), n_calls),
-        lambda: per_call_pinocchio(lambda: pin.rnea(pm, pd, q_pin, qd, tau), n_calls)))
+    expected = pin.aba(pm, pd, q_pin, qd, tau).copy()
+    ours_rnea()  # compile or load from cache; the two ABA loops' results are checked
+    for loop in (ours_aba_inline, ours_aba):
+        loop()
+        assert np.max(np.abs(out - expected)) <= 1e-9 * max(1.0, np.max(np.abs(expected))), name
+    # the floor in the same rounds as the rest, so that its subtraction sees the same machine
+    timers = (ours_aba, ours_aba_inline, ours_rnea,
+              lambda: per_call_pinocchio(lambda: pin.aba(pm, pd, q_pin, qd, tau), n_calls),
+              lambda: per_call_pinocchio(lambda: pin.rnea(pm, pd, q_pin, qd, tau), n_calls))
+    if floor is not None:
+        timers += (pinocchio_floor_timer(n_calls),)
+    t_aba, t_inline, t_rnea, p_aba, p_rnea, *rest = best_of_interleaved(timers)
+    if floor is not None:
+        floor = rest[0]
     t_api = best_of(lambda: per_call_pinocchio(lambda: api.forward_dynamics(model, q, qd, tau), n_calls // 10))
     net = (f" [computation alone: ours inlined {t_inline * 1e6:.2f} us vs pin less its call floor "
-           f"{(p_aba - floor) * 1e6:.2f} us, x{t_inline / (p_aba - floor):4.2f}]" if floor else "")
+           f"{floor * 1e6:.2f}: {(p_aba - floor) * 1e6:.2f} us, x{t_inline / (p_aba - floor):4.2f}]"
+           if floor is not None else "")
     print(f"{name:7s} nv={model.nv:3d}  aba {t_aba * 1e6:6.2f} us vs pin {p_aba * 1e6:6.2f} us "
           f"(x{t_aba / p_aba:4.2f}){net}  rnea {t_rnea * 1e6:6.2f} vs {p_rnea * 1e6:6.2f} us "
           f"(x{t_rnea / p_rnea:4.2f})  api.forward_dynamics from Python {t_api * 1e6:6.2f} us  "
@@ -137,21 +159,21 @@ def bench_robot(name, n_calls, floor=None):
 
 def bench_stepping(model, pm, n_envs, n_steps, dt=1e-3):
     api.simulate(model, 2 * dt, dt, n_envs=2, record_every=2)  # compile or load from cache
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # the CPU time of every thread of the process
     api.simulate(model, n_steps * dt, dt, n_envs=n_envs, record_every=n_steps)
-    ours = n_envs * n_steps / (time.perf_counter() - t0)
+    ours = n_envs * n_steps / (time.process_time() - t0)
     pd = pm.createData()
     q = pin.neutral(pm)
     v = np.zeros(pm.nv)
     tau = np.zeros(pm.nv)
     steps = 2000
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for _ in range(steps):
         v = v + dt * pin.aba(pm, pd, q, v, tau)
         q = pin.integrate(pm, q, v * dt)
-    theirs = steps / (time.perf_counter() - t0)
-    print(f"euler stepping: {n_envs} envs x {n_steps} steps: {ours / 1e6:.3f} M env-steps/s vs "
-          f"pinocchio Python loop (aba + integrate, 1 env) {theirs / 1e6:.3f} M steps/s "
+    theirs = steps / (time.process_time() - t0)
+    print(f"euler stepping: {n_envs} envs x {n_steps} steps: {ours / 1e6:.3f} M env-steps per CPU s vs "
+          f"pinocchio Python loop (aba + integrate, 1 env) {theirs / 1e6:.3f} M steps per CPU s "
           f"(x{ours / theirs:.1f})")
 
 

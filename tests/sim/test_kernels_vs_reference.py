@@ -64,3 +64,28 @@ def test_ltdl_solves_like_dense(seed):
     ltdl_solve(model.dof_parent, factor, x)
     # M is well conditioned (cond < 1e5 here): solve error is round-off times the condition number.
     np.testing.assert_allclose(x, np.linalg.solve(M, b), rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", SEEDS[:3])
+@pytest.mark.parametrize("free_base, offsets", [(True, True), (True, False), (False, True)])
+def test_fused_forward_dynamics_matches_reference(seed, free_base, offsets):
+    """aba_from_q (the link transforms and ABA in one compiled call, the benchmarks' entry)
+    against the reference ABA. A free base without a joint-to-child offset has unit subspace
+    columns (ABA's entry-picking root path); with a random offset it takes the general one."""
+    from usdjoints.sim.kernels.aba import aba_from_q
+    from usdjoints.sim.packed import pack
+
+    model = random_tree(seed, n_bodies=9, free_base=free_base, joint_child_offsets=offsets)
+    k = pack(model)
+    nl, nv = model.nlink, model.nv
+    rng = np.random.default_rng(2000 + seed)
+    for _ in range(2):
+        q, qd, _, tau = random_state(model, rng)
+        out = np.empty(nv)
+        aba_from_q(k.link_table, k.link_axis, k.R_parent_joint, k.p_parent_joint, k.R_joint_child,
+                   k.p_joint_child, k.revolute_basis, k.S, k.I6, k.armature, k.gravity, q, qd,
+                   tau, np.empty((nl, 3, 3)), np.empty((nl, 3)), np.empty((3, 3)), np.empty(3),
+                   np.empty((nl, 6)), np.empty((nl, 6)), np.empty((nl, 6)), np.empty((nl, 6, 6)),
+                   np.empty((nl, 6, 6)), np.empty((nl, 6, 6)), np.empty(nv), np.empty((6, 12)),
+                   out)
+        _close(out, ref.aba(model, q, qd, tau))

@@ -4,6 +4,7 @@ from __future__ import annotations
 from numba import njit
 
 from . import FMA
+from .fk import link_transforms_inline
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
 from .spatial import (congruence_add, force_transform_transpose_add, motion_transform_values,
@@ -80,12 +81,46 @@ def _ldlt_solve(A, i, n, x, start):
         x[start + a] = t
 
 
+@njit(cache=True, fastmath=FMA, inline='always')
+def _unit_rows(S, i, n, rows_out, start):
+    """True when each of link i's n subspace columns is a unit vector (one entry 1, the rest 0);
+    then rows_out[start + c] is the row of column c's 1 (as a float), else rows_out[start] is -1."""
+    for c in range(n):
+        row = -1
+        for a in range(6):
+            x = S[i, a, c]
+            if x == 1.0 and row < 0:
+                row = a
+            elif x != 0.0:
+                rows_out[start] = -1.0
+                return False
+        if row < 0:
+            rows_out[start] = -1.0
+            return False
+        rows_out[start + c] = row
+    return True
+
+
 @njit(cache=True, fastmath=FMA)
 def aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_work, IA_work,
         U_work, Dinv_work, u_work, inverse_work, qdd_out):
     """aba_inline as one compiled call."""
     aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_work,
                IA_work, U_work, Dinv_work, u_work, inverse_work, qdd_out)
+
+
+@njit(cache=True, fastmath=FMA)
+def aba_from_q(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, armature, gravity, q,
+               qd, tau, E_work, r_work, R3_work, p3_work, v_work, c_work, pA_work, IA_work, U_work,
+               Dinv_work, u_work, inverse_work, qdd_out):
+    """The forward dynamics of configuration q in one compiled call, as pinocchio's aba: the
+    link transforms (fk.link_transforms into E_work [nlink,3,3], r_work [nlink,3]; R3_work
+    [3,3], p3_work [3] its scratch), then aba_inline on them. Both are inlined here, so a caller
+    pays one call and no allocation (every scratch array is the caller's)."""
+    link_transforms_inline(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3_work,
+                           p3_work, E_work, r_work)
+    aba_inline(link_table, S, I6, E_work, r_work, armature, gravity, qd, tau, v_work, c_work,
+               pA_work, IA_work, U_work, Dinv_work, u_work, inverse_work, qdd_out)
 
 
 @njit(cache=True, fastmath=FMA, inline='always')
@@ -186,15 +221,25 @@ def aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_wo
         if parent < 0:
             # a multi-dof root (a free base): only D is needed here, its lower triangle, which a
             # L D L^T factor then replaces; pass 3 forms the right-hand side from IA and pA
-            # directly (U and u are never formed)
-            for c in range(n):
-                t0, t1, t2, t3, t4, t5 = _inertia_times(IA_work, i, S[i, 0, c], S[i, 1, c],
-                                                        S[i, 2, c], S[i, 3, c], S[i, 4, c],
-                                                        S[i, 5, c])
-                for a in range(c, n):
-                    Dinv_work[i, a, c] = (S[i, 0, a] * t0 + S[i, 1, a] * t1 + S[i, 2, a] * t2
-                                          + S[i, 3, a] * t3 + S[i, 4, a] * t4 + S[i, 5, a] * t5)
-                Dinv_work[i, c, c] += armature[v0 + c]
+            # directly (U and u are never formed, so u_work holds the unit rows below)
+            if _unit_rows(S, i, n, u_work, v0):
+                # S's columns are unit vectors (a free or spherical joint's usual subspace):
+                # S^T IA S picks entries of IA, the same values the products give
+                for c in range(n):
+                    pc = int(u_work[v0 + c])
+                    for a in range(c, n):
+                        Dinv_work[i, a, c] = IA_work[i, int(u_work[v0 + a]), pc]
+                    Dinv_work[i, c, c] += armature[v0 + c]
+            else:
+                for c in range(n):
+                    t0, t1, t2, t3, t4, t5 = _inertia_times(IA_work, i, S[i, 0, c], S[i, 1, c],
+                                                            S[i, 2, c], S[i, 3, c], S[i, 4, c],
+                                                            S[i, 5, c])
+                    for a in range(c, n):
+                        Dinv_work[i, a, c] = (S[i, 0, a] * t0 + S[i, 1, a] * t1 + S[i, 2, a] * t2
+                                              + S[i, 3, a] * t3 + S[i, 4, a] * t4
+                                              + S[i, 5, a] * t5)
+                    Dinv_work[i, c, c] += armature[v0 + c]
             _ldlt(Dinv_work, i, n)
             continue
         for c in range(n):
@@ -265,9 +310,17 @@ def aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_wo
             w3 += pA_work[i, 3]
             w4 += pA_work[i, 4]
             w5 += pA_work[i, 5]
-            for b in range(n):
-                qdd_out[v0 + b] = tau[v0 + b] - (S[i, 0, b] * w0 + S[i, 1, b] * w1 + S[i, 2, b] * w2
-                                                 + S[i, 3, b] * w3 + S[i, 4, b] * w4 + S[i, 5, b] * w5)
+            if u_work[v0] >= 0.0:  # unit columns (pass 2): S^T w picks entries of w
+                for b in range(n):
+                    row = int(u_work[v0 + b])
+                    w = (w0 if row == 0 else w1 if row == 1 else w2 if row == 2 else
+                         w3 if row == 3 else w4 if row == 4 else w5)
+                    qdd_out[v0 + b] = tau[v0 + b] - w
+            else:
+                for b in range(n):
+                    qdd_out[v0 + b] = tau[v0 + b] - (
+                        S[i, 0, b] * w0 + S[i, 1, b] * w1 + S[i, 2, b] * w2
+                        + S[i, 3, b] * w3 + S[i, 4, b] * w4 + S[i, 5, b] * w5)
             _ldlt_solve(Dinv_work, i, n, qdd_out, v0)
         else:
             for a in range(n):

@@ -1,9 +1,9 @@
 """Repeat loops for benchmarks: the per-call cost of a kernel without Python dispatch.
 
 Each call recomputes the link transforms from q, as pinocchio's aba/rnea do from q.
-aba_repeat makes a compiled call per repetition (what calling the kernel from other compiled
-code costs, argument passing included); aba_repeat_inline inlines the kernel into the loop: the
-computation alone.
+aba_repeat makes one compiled call per repetition (aba.aba_from_q: the link transforms and ABA
+fused, what calling the forward dynamics from other compiled code costs, argument passing
+included); aba_repeat_inline inlines the same kernel into the loop: the computation alone.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from . import FMA
-from .aba import aba, aba_inline
+from .aba import aba_from_q, aba_inline
 from .fk import link_transforms, link_transforms_inline
 from .rnea import rnea
 
@@ -30,9 +30,9 @@ def aba_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, arma
     E, r, R3, p3, v_w, c_w, pA_w, IA_w, U_w, Dinv_w, u_w, inverse_w = _aba_scratch(
         link_table.shape[0], qd.shape[0])
     for _ in range(n_calls):
-        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
-        aba(link_table, S, I6, E, r, armature, gravity, qd, tau, v_w, c_w, pA_w, IA_w, U_w,
-            Dinv_w, u_w, inverse_w, qdd_out)
+        aba_from_q(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, armature, gravity,
+                   q, qd, tau, E, r, R3, p3, v_w, c_w, pA_w, IA_w, U_w, Dinv_w, u_w, inverse_w,
+                   qdd_out)
 
 
 @njit(cache=True, fastmath=FMA)
