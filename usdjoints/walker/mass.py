@@ -73,7 +73,7 @@ def collider_volume_diagnostics(colliders: tuple[ColliderDesc, ...], meters_per_
 
 
 def _vec(matrix) -> tuple:
-    return tuple(tuple(float(c) for c in row) for row in np.asarray(matrix))
+    return tuple(tuple(float(c) for c in row) for row in np.asarray(matrix).tolist())
 
 
 def _resolve(path, columns: Mapping[str, Resolved], colliders, consumer, mpu, kpu, stand_in) -> MassDesc:
