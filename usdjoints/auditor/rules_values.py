@@ -198,13 +198,14 @@ class SchemaTypeMismatch(Rule):
                     if spec:
                         declared[name] = str(spec.GetTypeName())
             # UsdAttribute reports the schema's type; what a layer wrote is on its specs.
-            stack = prim.GetPrimStack()
+            # each spec's attribute map once per prim, not once per attribute (each is a new proxy)
+            stack = [(prim_spec, prim_spec.attributes) for prim_spec in prim.GetPrimStack()]
             for name in authored:
                 expected = declared.get(name)
                 if expected is None:
                     continue
-                for prim_spec in stack:
-                    attribute_spec = prim_spec.attributes.get(name)
+                for prim_spec, attributes in stack:
+                    attribute_spec = attributes.get(name)
                     if attribute_spec is None:
                         continue
                     try:

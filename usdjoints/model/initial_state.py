@@ -87,7 +87,7 @@ def initial_qd(model, tree, description, dynamic: dict, mpu: float) -> np.ndarra
         for name, value in (("physics:velocity", velocity), ("physics:angularVelocity", angular)):
             if not np.all(np.isfinite(value)):
                 raise InputError(child, f"{name} is {tuple(value.tolist())} in SI units: not finite")
-        authored = np.concatenate([angular, velocity - np.cross(angular, origin)])
+        authored = np.concatenate([angular, velocity - _cross(angular, origin)])
         if joint is None:
             qd[model.v_slice(child)] = np.concatenate([R.T @ velocity, R.T @ angular])
             twists[child] = authored
@@ -107,6 +107,14 @@ def initial_qd(model, tree, description, dynamic: dict, mpu: float) -> np.ndarra
         _apply_states(qd, sl, joint, mpu, "velocity")
         twists[child] = base + columns @ qd[sl]
     return qd
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.cross`` of two 3-vectors with numpy's own products and differences (the same
+    rounding), without its general-shape machinery: once per body on large robots."""
+    a0, a1, a2 = a.tolist()
+    b0, b1, b2 = b.tolist()
+    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
 
 
 def _link_world_poses(model):

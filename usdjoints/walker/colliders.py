@@ -41,16 +41,23 @@ def read_colliders(stage, collider_paths, body_paths, cache, values: SchemaValue
     from .bodies import local_to_world
 
     out = []
+    materials: dict[str, MaterialDesc] = {}  # prim path -> the material bound at or above it
+    inverses: dict[str, object] = {}  # body path -> its world transform's inverse
     for path in collider_paths:
         prim = stage.GetPrimAtPath(path)
         owner = prim
-        while owner and owner.GetPath().pathString != "/" and owner.GetPath().pathString not in body_paths:
+        owner_path = path
+        while owner and owner_path != "/" and owner_path not in body_paths:
             owner = owner.GetParent()
-        body = owner.GetPath().pathString if owner and owner.GetPath().pathString in body_paths else None
+            owner_path = owner.GetPath().pathString if owner else None
+        body = owner_path if owner and owner_path in body_paths else None
         world = local_to_world(cache, prim)
         world_pose, world_scale = _decompose(Gf.Transform(world))
         if body is not None:
-            relative = world * local_to_world(cache, stage.GetPrimAtPath(body)).GetInverse()
+            inverse = inverses.get(body)
+            if inverse is None:
+                inverse = inverses[body] = local_to_world(cache, owner).GetInverse()
+            relative = world * inverse
             body_pose, body_scale = _decompose(Gf.Transform(relative))
         else:
             body_pose, body_scale = world_pose, world_scale
@@ -73,7 +80,7 @@ def read_colliders(stage, collider_paths, body_paths, cache, values: SchemaValue
             approximation = str(token.Get()) if token and token.HasAuthoredValue() else None
             hull = hull_points(prim)
         out.append(ColliderDesc(path, shape, body, enabled, world_pose, world_scale, body_pose, body_scale,
-                                radius, height, size, axis, extent, _material(prim, values),
+                                radius, height, size, axis, extent, _material(prim, values, materials),
                                 approximation=approximation, hull=hull))
     return tuple(out)
 
@@ -88,9 +95,11 @@ def _number(value) -> Optional[float]:
 def _decompose(transform) -> tuple[Pose, tuple[float, float, float]]:
     q = transform.GetRotation().GetQuat()
     imaginary = q.GetImaginary()
-    pose = Pose(tuple(float(c) for c in transform.GetTranslation()),
+    # indexing the Gf vectors: iterating one costs far more
+    translation, scale = transform.GetTranslation(), transform.GetScale()
+    pose = Pose((float(translation[0]), float(translation[1]), float(translation[2])),
                 (float(q.GetReal()), float(imaginary[0]), float(imaginary[1]), float(imaginary[2])))
-    return pose, tuple(abs(float(c)) for c in transform.GetScale())
+    return pose, (abs(float(scale[0])), abs(float(scale[1])), abs(float(scale[2])))
 
 
 def _extent(prim):
@@ -201,23 +210,45 @@ def _corners(extent):
     return None if low is None or high is None else (low, high)
 
 
-def _material(prim, values: SchemaValues) -> MaterialDesc:
+def _material(prim, values: SchemaValues, found: Optional[dict] = None) -> MaterialDesc:
+    """The physics material bound at or nearest above ``prim``; ``found`` (prim path -> material)
+    keeps each prim's answer for the colliders that share its ancestors."""
     from pxr import UsdPhysics
 
+    found = {} if found is None else found
+    walked = []  # prims below the answer, nearest first
+    material_desc = _DEFAULT_MATERIAL
     while prim and prim.GetPath().pathString != "/":
-        for name in ("material:binding:physics", "material:binding"):
-            rel = prim.GetRelationship(name)
-            targets = rel.GetTargets() if rel else []
-            if targets:
-                material = prim.GetStage().GetPrimAtPath(targets[0])
-                if material and material.HasAPI(UsdPhysics.MaterialAPI):
-                    return MaterialDesc(material.GetPath().pathString,
-                                        float(values.value(material, "physics:dynamicFriction")),
-                                        float(values.value(material, "physics:staticFriction")),
-                                        float(values.value(material, "physics:restitution")),
-                                        float(values.value(material, "physics:density")))
+        path = prim.GetPath().pathString
+        known = found.get(path)
+        if known is not None:
+            material_desc = known
+            break
+        walked.append(path)
+        bound = _bound_material(prim, values, UsdPhysics.MaterialAPI)
+        if bound is not None:
+            material_desc = bound
+            break
         prim = prim.GetParent()
-    return _DEFAULT_MATERIAL
+    for path in walked:
+        found[path] = material_desc
+    return material_desc
+
+
+def _bound_material(prim, values: SchemaValues, material_api) -> Optional[MaterialDesc]:
+    """The physics material bound on ``prim`` itself, if any."""
+    for name in ("material:binding:physics", "material:binding"):
+        rel = prim.GetRelationship(name)
+        targets = rel.GetTargets() if rel else []
+        if targets:
+            material = prim.GetStage().GetPrimAtPath(targets[0])
+            if material and material.HasAPI(material_api):
+                return MaterialDesc(material.GetPath().pathString,
+                                    float(values.value(material, "physics:dynamicFriction")),
+                                    float(values.value(material, "physics:staticFriction")),
+                                    float(values.value(material, "physics:restitution")),
+                                    float(values.value(material, "physics:density")))
+    return None
 
 
 def _bool_attribute(prim, *names, default: bool) -> bool:

@@ -26,6 +26,8 @@ _VALUES = (float, bool, str, int, tuple)  # parser defaults that are values (not
 _VECTORS = (Gf.Vec3f, Gf.Vec3d, Gf.Vec2f, Gf.Vec2d, Gf.Vec4f, Gf.Vec4d)  # float and double: a buffer
 _HALF_VECTORS = (Gf.Vec3h, Gf.Vec2h, Gf.Vec4h)  # half floats: Python's buffers do not read them
 _QUATERNIONS = (Gf.Quatf, Gf.Quatd, Gf.Quath)
+# Types whose Python reading has the same shape whenever the type is the fallback's (arrays do not)
+_FIXED_SHAPES = frozenset(_SCALARS | set(_VECTORS) | set(_HALF_VECTORS) | set(_QUATERNIONS))
 _IGNORED = frozenset({"proxyPrim", "purpose", "visibility", "xformOpOrder"})
 BLOCKED = object()  # a raw value: an opinion blocks the attribute
 WRONG_TYPE = "authored with another value type than the schema declares"
@@ -156,6 +158,8 @@ def _read_value(prim, name: str, info: ColumnInfo, may_have_samples: bool) -> tu
         return (Invalid(_authored_type(attribute), _type_name(info.value_type),
                         WRONG_TYPE, _physx_cast(value, info.fallback)), sampled)
     value = to_python(value)
+    if info.raw_type in _FIXED_SHAPES:
+        return (value, sampled)  # the fallback's own type: a scalar, vector or quaternion of its size
     if not _conforms(value, info.fallback):
         return (Invalid(_authored_type(attribute), _type_name(info.value_type),
                         "the value does not have the declared type's shape"), sampled)

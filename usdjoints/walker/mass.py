@@ -73,7 +73,7 @@ def collider_volume_diagnostics(colliders: tuple[ColliderDesc, ...], meters_per_
 
 
 def _vec(matrix) -> tuple:
-    return tuple(tuple(float(c) for c in row) for row in np.asarray(matrix))
+    return tuple(tuple(float(c) for c in row) for row in np.asarray(matrix).tolist())
 
 
 def _resolve(path, columns: Mapping[str, Resolved], colliders, consumer, mpu, kpu, stand_in) -> MassDesc:
@@ -96,8 +96,12 @@ def _resolve(path, columns: Mapping[str, Resolved], colliders, consumer, mpu, kp
                         (), authored_diagonal, stand_in)
     density = float(columns["physics:density"].value) if "physics:density" in columns else 0.0
     body_density = density * kpu / mpu ** 3 if density > 0 else None
+    # the colliders' mass, centre and inertia are only needed for what is not authored; which
+    # colliders give mass (and at what density) is reported either way
+    geometry = not (authored_mass * kpu > 0.0 and com_authored and diag_authored
+                    and any(float(c) != 0.0 for c in authored_diagonal))
     shape_mass, shape_com, shape_inertia, used, densities = _shapes(colliders, mpu, kpu, body_density,
-                                                                     profile.material_density)
+                                                                     profile.material_density, geometry)
     mass = authored_mass * kpu
     source = "authored"
     if not mass > 0.0:
@@ -131,14 +135,14 @@ def _density(collider, kpu, mpu, body_density, material_density: bool):
     return DEFAULT_DENSITY, "default"
 
 
-def _shapes(colliders, mpu, kpu, body_density, material_density: bool):
+def _shapes(colliders, mpu, kpu, body_density, material_density: bool, geometry: bool = True):
     """Total mass [kg], com [m] and inertia about that com [kg m^2] of a body's colliders, the
-    colliders that gave mass, and (collider, density [kg/m^3], origin) of each."""
+    colliders that gave mass, and (collider, density [kg/m^3], origin) of each. Without
+    ``geometry`` (a body authoring its mass, centre and inertia) only the total mass, the
+    colliders and their densities are computed; the centre and inertia returned are zero."""
     parts, used, densities = [], [], []
     for collider in colliders:
         scale = np.array(collider.body_scale, dtype=float)
-        rotation = quat_to_matrix(collider.body_pose.orientation)
-        centre = np.array(collider.body_pose.position, dtype=float) * mpu
         solid = _solid(collider, scale * mpu)
         if solid is None:
             continue
@@ -147,12 +151,19 @@ def _shapes(colliders, mpu, kpu, body_density, material_density: bool):
             continue  # collider-no-mass (collider_volume_diagnostics)
         density, origin = _density(collider, kpu, mpu, body_density, material_density)
         m = volume * density
-        parts.append((m, centre, rotation @ (inertia_per_mass * m) @ rotation.T))
+        if geometry:
+            rotation = quat_to_matrix(collider.body_pose.orientation)
+            centre = np.array(collider.body_pose.position, dtype=float) * mpu
+            parts.append((m, centre, rotation @ (inertia_per_mass * m) @ rotation.T))
+        else:
+            parts.append((m,))
         used.append(collider.path)
         densities.append((collider.path, float(density), origin))
     total = sum(p[0] for p in parts)
     if total <= 0.0:
         return 0.0, np.zeros(3), np.zeros((3, 3)), (), ()
+    if not geometry:
+        return total, np.zeros(3), np.zeros((3, 3)), tuple(used), tuple(densities)
     com = sum(p[0] * p[1] for p in parts) / total
     inertia = np.zeros((3, 3))
     for m, centre, inertia_c in parts:

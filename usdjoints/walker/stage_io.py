@@ -359,7 +359,7 @@ def _limit_memory(megabytes: float) -> None:
 
 def _probe_main() -> None:
     """The child of :func:`_probe`: open the stage, then read every field of every binary layer
-    and every composed value, printing which layer it is reading. A memory error (the limit of
+    and every authored composed value, printing which layer it is reading. A memory error (the limit of
     ``argv[2]`` MB, set first, with ``argv[3]`` s of CPU time) prints ``memory`` and exits 2."""
     path = sys.argv[1]
     if len(sys.argv) > 3:
@@ -373,10 +373,12 @@ def _probe_main() -> None:
             print(f"reading {_file_of(layer)}", flush=True)
             layer.ExportToString()  # unpacks every field and time sample
         print(f"reading {path}", flush=True)
+        # authored properties only: an unauthored one reads the schema's fallback, which no
+        # layer holds (the walk reads the same values; half the properties of a converted robot)
         for prim in stage.TraverseAll():
-            for attribute in prim.GetAttributes():
+            for attribute in prim.GetAuthoredAttributes():
                 attribute.Get()
-            for relationship in prim.GetRelationships():
+            for relationship in prim.GetAuthoredRelationships():
                 relationship.GetTargets()
     except InputError as error:
         if "bad_alloc" in str(error):
