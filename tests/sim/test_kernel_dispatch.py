@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from usdjoints.sim.kernels import INTERNAL, njit
+from usdjoints.sim.kernels import INTERNAL, njit, plain_argument_types
 
 
 def _scale(x, factor, flip):
@@ -16,9 +16,13 @@ def _scale(x, factor, flip):
 
 
 def test_constant_arguments_compile_one_signature():
-    """A caller passing 2, 3, True and False compiles the callee once, for int64 and bool, not
-    once per constant (numba's default types each constant as a literal of its own)."""
-    scale = njit(fastmath={"contract"})(_scale)
+    """A caller passing 2, 3, True and False compiles a plain_argument_types kernel once, for
+    int64 and bool, not once per constant (numba's default types each constant as a literal of
+    its own, as the plain kernel below shows)."""
+    scale = plain_argument_types(njit(fastmath={"contract"})(_scale))
+    literal = njit(fastmath={"contract"})(_scale)
+    assert njit()(lambda x: literal(x, 2, True) + literal(x, 3, False))(1.0) == 1.0
+    assert len(literal.signatures) == 2
 
     def both(x):
         return scale(x, 2, True) + scale(x, 3, False) + scale(x, 2, False)

@@ -15,33 +15,42 @@ INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 
 
 def njit(**options):
-    """numba.njit(**options) for the kernels, whose calls from other kernels are typed by each
-    argument's plain type: numba would otherwise compile a kernel once more for every constant a
-    caller passes (``_sweeps(..., 0, ...)``, ``friction=True``, a loop-free model's ``m = 0``),
-    each a separate compile of the callee and of everything it calls. Calls from Python are
-    typed that way already, so this changes no signature a caller from Python sees; the
-    arithmetic is the same, only branches on such an argument are taken at run time.
+    """numba.njit(**options) for the kernels: ``INTERNAL`` in the options makes a call from Python
+    raise TypeError instead of jumping to an entry point that was never compiled.
 
     numba is imported here, at the decoration of the first kernel, so this package stays light."""
     import numba
-    from numba.core import types
 
     compile_ = numba.njit(**options)
 
     def decorate(function):
         dispatcher = compile_(function)
-        typed = dispatcher.get_call_template
-
-        def get_call_template(args, kws):
-            return typed(tuple(types.unliteral(a) for a in args),
-                         {name: types.unliteral(value) for name, value in kws.items()})
-
-        dispatcher.get_call_template = get_call_template
         if options.get("no_cpython_wrapper"):
             dispatcher.__class__ = _internal_class(type(dispatcher))
         return dispatcher
 
     return decorate
+
+
+def plain_argument_types(dispatcher):
+    """Type the calls other kernels make to ``dispatcher`` by each argument's plain type (put
+    above its ``@njit``). numba otherwise compiles a kernel once more for every constant a caller
+    passes (``_sweeps(..., 0, ...)``, ``friction=True``): each a separate compile of the kernel
+    and of everything it calls. Calls from Python are typed that way already, and the arithmetic
+    is the same; only a branch on such an argument is taken at run time instead of at compile
+    time, so this is for kernels whose constants are flags and counts, not for those where a
+    constant prunes work from a hot loop (a loop-free model's ``m = 0`` keeps pruning the
+    constraint rows out of the limit and contact solves)."""
+    from numba.core import types
+
+    typed = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return typed(tuple(types.unliteral(a) for a in args),
+                     {name: types.unliteral(value) for name, value in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
 
 
 _INTERNAL_CLASSES = {}

@@ -32,7 +32,7 @@ import math
 
 import numpy as np
 
-from . import FMA, INTERNAL, njit
+from . import FMA, INTERNAL, njit, plain_argument_types
 from .constraints import accumulate_jacobian, project_out
 from .contact import SETTING_ITERATIONS, SETTING_MAX_DEPENETRATION, SETTING_TIME_CONSTANT, _dot
 from .crba import ltdl_solve
@@ -74,6 +74,7 @@ def _add_column(PJ, r, amount, w):
         w[d] += PJ[r, d] * amount
 
 
+@plain_argument_types
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def _sweeps(J, PJ, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of, PJl, diag_j,
             lo, hi, jbase, floor_j, iterations, w, lam, lam_j):
@@ -163,6 +164,7 @@ def _outside(value, lo, hi):
     return value < lo - tol or value > hi + tol
 
 
+@plain_argument_types
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_c, target, reg, mu, floor,
            friction, iterations, jbase, bounds, safeguard, w, lam):
