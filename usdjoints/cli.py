@@ -205,6 +205,19 @@ def _version() -> str:
         return __version__
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the installed version, read when asked (importlib.metadata is not imported
+    on every start)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show program's version number and exit"):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"usdjoints {_version()}")  # on stdout, as argparse's own version action
+        parser.exit()
+
+
 def _add_common(parser: argparse.ArgumentParser, top: bool) -> None:
     """``--verbose``/``--quiet``, accepted before and after the subcommand alike."""
     default = {} if top else {"default": argparse.SUPPRESS}  # a subcommand never resets the top-level value
@@ -217,7 +230,7 @@ def _add_common(parser: argparse.ArgumentParser, top: bool) -> None:
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="usdjoints", formatter_class=_HelpFormatter,
                      description="Read, audit, convert and simulate the joints of OpenUSD physics stages.")
-    parser.add_argument("--version", action="version", version=f"usdjoints {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     _add_common(parser, top=True)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True

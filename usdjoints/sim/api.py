@@ -339,6 +339,15 @@ def _dof_is_linear(model: ArticulatedModel) -> np.ndarray:
     return linear
 
 
+def _mass_diagonal(model: ArticulatedModel, q: np.ndarray) -> np.ndarray:
+    """diag M(q) with armature, in numpy (model.kinematics; it matches the crba kernel to
+    round-off): simulate's checks before the run read only the diagonal, and compiling crba for
+    them alone was a tenth of simulate's first compile."""
+    from ..model.kinematics import mass_matrix_diagonal
+
+    return mass_matrix_diagonal(model, q)
+
+
 def divergence_bounds(model: ArticulatedModel, duration: float, q0: np.ndarray, qd0: np.ndarray) -> tuple[float, float]:
     """(linear [m/s], angular [rad/s]) speeds past which simulate reports a divergence: ten times
     the fastest speed the run's own numbers imply (initial and target speeds, free fall over the
@@ -354,7 +363,7 @@ def divergence_bounds(model: ArticulatedModel, duration: float, q0: np.ndarray, 
     reach = np.maximum(reach, np.abs(np.where(driven, model.dof_drive_target_velocity, 0.0)))
     scalar = np.asarray(model.dof_q_index) >= 0
     if scalar.any():
-        inertia = np.maximum(np.diag(mass_matrix(model, q0[0])), 1e-300)
+        inertia = np.maximum(_mass_diagonal(model, q0[0]), 1e-300)
         x = np.where(scalar, q0[:, np.maximum(model.dof_q_index, 0)], 0.0)
         kp = np.where(driven, model.dof_drive_stiffness, 0.0)
         kp = np.where(np.asarray(model.dof_drive_type) == 1, kp / inertia, kp)  # acceleration: per inertia
@@ -404,7 +413,7 @@ def _require_regular_mass_matrix(model: ArticulatedModel, q0) -> None:
     before the run, naming the joint or body, instead of dividing by zero inside the kernels."""
     if not model.nv:
         return
-    diagonal = np.diag(mass_matrix(model, np.asarray(q0, dtype=float).reshape(-1, model.nq)[0]))
+    diagonal = _mass_diagonal(model, np.asarray(q0, dtype=float).reshape(-1, model.nq)[0])
     empty = np.nonzero(~(diagonal > 0.0))[0]
     if empty.size:
         raise SimulationError(

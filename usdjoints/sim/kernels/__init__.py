@@ -6,3 +6,63 @@ imports numba; nothing outside usdjoints.sim does."""
 # arm takes ~14% less time). NaN, inf and the order of other operations keep their IEEE rules,
 # so the divergence checks still see every non-finite value.
 FMA = {"contract"}
+
+# Options of a kernel that only other kernels call: numba compiles no Python (and no C)
+# entry point for it. Each entry point is code of its own, compiled with the kernel and again in
+# every kernel that calls it (a third of the compile of a kernel taking 25 arrays); calling such
+# a kernel from Python raises TypeError.
+INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
+def njit(**options):
+    """numba.njit(**options) for the kernels: ``INTERNAL`` in the options makes a call from Python
+    raise TypeError instead of jumping to an entry point that was never compiled.
+
+    numba is imported here, at the decoration of the first kernel, so this package stays light."""
+    import numba
+
+    compile_ = numba.njit(**options)
+
+    def decorate(function):
+        dispatcher = compile_(function)
+        if options.get("no_cpython_wrapper"):
+            dispatcher.__class__ = _internal_class(type(dispatcher))
+        return dispatcher
+
+    return decorate
+
+
+def plain_argument_types(dispatcher):
+    """Type the calls other kernels make to ``dispatcher`` by each argument's plain type (put
+    above its ``@njit``). numba otherwise compiles a kernel once more for every constant a caller
+    passes (``_sweeps(..., 0, ...)``, ``friction=True``): each a separate compile of the kernel
+    and of everything it calls. Calls from Python are typed that way already, and the arithmetic
+    is the same; only a branch on such an argument is taken at run time instead of at compile
+    time, so this is for kernels whose constants are flags and counts, not for those where a
+    constant prunes work from a hot loop (a loop-free model's ``m = 0`` keeps pruning the
+    constraint rows out of the limit and contact solves)."""
+    from numba.core import types
+
+    typed = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return typed(tuple(types.unliteral(a) for a in args),
+                     {name: types.unliteral(value) for name, value in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
+_INTERNAL_CLASSES = {}
+
+
+def _internal_class(base):
+    """``base`` (numba's dispatcher class) refusing calls from Python: without its Python entry
+    point such a call would jump to no code at all."""
+    if base not in _INTERNAL_CLASSES:
+        def __call__(self, *args, **kwargs):
+            raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} is called only "
+                            "from other kernels (it is compiled without a Python entry point)")
+
+        _INTERNAL_CLASSES[base] = type("InternalKernel", (base,), {"__call__": __call__})
+    return _INTERNAL_CLASSES[base]

@@ -1,9 +1,7 @@
 """Articulated-body algorithm: joint accelerations from joint forces, gravity included."""
 from __future__ import annotations
 
-from numba import njit
-
-from . import FMA
+from . import FMA, njit
 from .fk import link_transforms_inline
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START

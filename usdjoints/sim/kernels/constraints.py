@@ -17,9 +17,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from . import FMA
+from . import FMA, INTERNAL, njit
 from .crba import ltdl_solve
 from .fk import link_transforms, link_world_poses
 from .jcalc import primitive_nv
@@ -40,7 +39,7 @@ def constraint_row_count(coupling_dof, loop_type):
     return coupling_dof.shape[0] + 6 * loop_type.shape[0]
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def accumulate_jacobian(link_table, S, Rw, pw, link, point, direction, angular, scale, row):
     """row += scale * d(direction . velocity)/dv for a point [m] (or the angular velocity when
     ``angular``) fixed to ``link``; world coordinates throughout."""
@@ -69,7 +68,7 @@ def accumulate_jacobian(link_table, S, Rw, pw, link, point, direction, angular, 
         j = link_table[j, LINK_PARENT]
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _frame_world(Rw, pw, link, R_lf, p_lf, R_out, p_out):
     for a in range(3):
         if link < 0:
@@ -88,7 +87,7 @@ def _frame_world(Rw, pw, link, R_lf, p_lf, R_out, p_out):
                 R_out[a, b] = s
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _perpendicular_pair(a, d1, d2):
     """Two unit vectors completing the unit vector a to an orthonormal basis."""
     if abs(a[0]) < 0.9:
@@ -106,7 +105,7 @@ def _perpendicular_pair(a, d1, d2):
     d2[2] = a[0] * d1[1] - a[1] * d1[0]
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _add_row(link_table, S, Rw, pw, la, lb, pa, pb, direction, angular, residual, G, c, m):
     for k in range(G.shape[1]):
         G[m, k] = 0.0
@@ -235,7 +234,7 @@ def factor_constraints(dof_parent, LD, G, m, Y_out, A_out):
             A_out[i, j] = s / d
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def solve_factored(A, m, x):
     """x <- A^-1 x with A from factor_constraints (redundant components set to 0)."""
     for i in range(m):
@@ -248,7 +247,7 @@ def solve_factored(A, m, x):
             x[i] -= A[k, i] * x[k]
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def project_out(G, Y, A, m, x, lam_work):
     """x <- x - Y^T A^-1 G x: the H-metric projection onto G x = 0 (x may be a velocity or an
     acceleration)."""
@@ -264,7 +263,7 @@ def project_out(G, Y, A, m, x, lam_work):
             x[k] -= Y[r, k] * lam_work[r]
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def constraint_error(c, m):
     worst = 0.0
     for r in range(m):

@@ -29,9 +29,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from . import FMA
+from . import FMA, INTERNAL, njit
 
 SPHERE = 0
 CAPSULE = 1
@@ -54,7 +53,7 @@ SETTING_ITERATIONS = 2
 SETTING_MAX_DEPENETRATION = 5  # [m/s]; entries 3 and 4 are integrate.py's divergence bounds
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _dot(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
@@ -99,7 +98,7 @@ def collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc_out, pc_out):
                     Rc_out[c, a, b] = s
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _push(count, pair, point, normal, depth, margin, pair_out, point_out, normal_out, depth_out):
     if depth <= -margin or count >= depth_out.shape[0]:
         return count
@@ -111,7 +110,7 @@ def _push(count, pair, point, normal, depth, margin, pair_out, point_out, normal
     return count + 1
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _segment(Rc, pc, size, kind, end, out):
     """End ``end`` (0 or 1) of a sphere's (degenerate) or capsule's core segment."""
     half = size[1] if kind == CAPSULE else 0.0
@@ -120,7 +119,7 @@ def _segment(Rc, pc, size, kind, end, out):
         out[a] = pc[a] + sign * half * Rc[a, 2]
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _closest_segments(p0, p1, q0, q1, pa, pb):
     """Closest points pa on [p0, p1] and pb on [q0, q1]."""
     d1 = p1 - p0
@@ -151,7 +150,7 @@ def _closest_segments(p0, p1, q0, q1, pa, pb):
         pb[k] = q0[k] + t * d2[k]
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _sphere_box(centre, radius, Rb, pb, half, normal_out, point_out):
     """Depth of a sphere against a box; normal_out points from the sphere into the box."""
     local = np.empty(3)
@@ -187,7 +186,7 @@ def _sphere_box(centre, radius, Rb, pb, half, normal_out, point_out):
     return depth
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _corner(Rc, pc, half, index, out):
     for a in range(3):
         out[a] = pc[a]
@@ -196,7 +195,7 @@ def _corner(Rc, pc, half, index, out):
             out[a] += sign * half[k] * Rc[a, k]
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _point_in_box(point, Rb, pb, half, normal_out):
     """Depth of a point inside a box along the nearest face (negative outside); normal_out is
     that face's outward normal."""
@@ -318,7 +317,7 @@ def bounding_radii(col_type, col_size, radius_out):
             radius_out[c] = math.inf
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _beyond_margin(col_radius, pc, i, j, margin):
     """True when the bounding balls of colliders i and j are farther apart than margin; the
     1e-9 slack keeps round-off in the narrow phase from ever being cut off."""

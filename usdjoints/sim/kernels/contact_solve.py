@@ -31,9 +31,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from . import FMA
+from . import FMA, INTERNAL, njit, plain_argument_types
 from .constraints import accumulate_jacobian, project_out
 from .contact import SETTING_ITERATIONS, SETTING_MAX_DEPENETRATION, SETTING_TIME_CONSTANT, _dot
 from .crba import ltdl_solve
@@ -46,7 +45,7 @@ CONVERGED = 1e-10
 REGULARISATION = 1e-6
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _tangents(n, t1, t2):
     if abs(n[0]) < 0.9:
         t1[0], t1[1], t1[2] = 0.0, n[2], -n[1]
@@ -61,7 +60,7 @@ def _tangents(n, t1, t2):
 
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _row_velocity(J, r, w):
     value = 0.0
     for d in range(w.shape[0]):
@@ -69,13 +68,14 @@ def _row_velocity(J, r, w):
     return value
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _add_column(PJ, r, amount, w):
     for d in range(w.shape[0]):
         w[d] += PJ[r, d] * amount
 
 
-@njit(cache=True, fastmath=FMA)
+@plain_argument_types
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _sweeps(J, PJ, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of, PJl, diag_j,
             lo, hi, jbase, floor_j, iterations, w, lam, lam_j):
     """Projected Gauss-Seidel in velocity space: w [nv] is the velocity with the impulses so
@@ -158,13 +158,14 @@ def _sweeps(J, PJ, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of
             break
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _outside(value, lo, hi):
     tol = 1e-9 * (1.0 + abs(value))
     return value < lo - tol or value > hi + tol
 
 
-@njit(cache=True, fastmath=FMA)
+@plain_argument_types
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_c, target, reg, mu, floor,
            friction, iterations, jbase, bounds, safeguard, w, lam):
     """Solve the contact rows (see _sweeps) from the velocity w [nv] (updated in place), with
@@ -258,7 +259,7 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_c, target,
             w[d] = w0[d] + s * (w[d] - w0[d])
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq, col_link,
                    col_friction, col_restitution, pairs, n_contacts, pair_of, points, normals,
                    depths, v_start, h, settings, J, PJ, lam, target, bounds, v, bias):

@@ -1,9 +1,7 @@
 """Composite-rigid-body algorithm and the tree-sparse LTDL factorisation of the mass matrix."""
 from __future__ import annotations
 
-from numba import njit
-
-from . import FMA
+from . import FMA, njit
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
 from .spatial import rigid_inertia_add, rigid_inertia_times

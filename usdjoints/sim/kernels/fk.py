@@ -4,9 +4,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from . import FMA
+from . import FMA, INTERNAL, njit
 from .jcalc import PRISMATIC, REVOLUTE, joint_motion_pose, rotation_to_quat
 from .layout import LINK_PARENT, LINK_Q_START, LINK_TYPE
 from .trig import sin_cos
@@ -20,7 +19,7 @@ def link_transforms(link_table, link_axis, R_parent_joint, p_parent_joint, R_joi
                            p_joint_child, revolute_basis, q, R_J_work, p_J_work, E_out, r_out)
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def link_transforms_inline(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
                            p_joint_child, revolute_basis, q, R_J_work, p_J_work, E_out, r_out):
     """Per link, the parent-to-link coordinate transform (E_out [nlink,3,3], r_out [nlink,3]):
@@ -101,7 +100,7 @@ def link_world_poses(link_table, E, r, R_world_out, p_world_out):
                     R_world_out[i, a, b] = s
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def body_world_poses(body_link, body_R_link, body_p_link, R_link_world, p_link_world,
                      R_work, pose_out):
     """Each body's world pose as (x, y, z, qw, qx, qy, qz), pose_out [nbody, 7]."""

@@ -17,9 +17,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from . import FMA
+from . import FMA, INTERNAL, njit
 from .constraints import (
     POSITION_ITERATIONS, POSITION_TOLERANCE, constraint_error, constraint_row_count,
     constraint_rows, factor_constraints, project_out, solve_factored,
@@ -42,7 +41,7 @@ SETTING_LINEAR_BOUND = 3
 SETTING_ANGULAR_BOUND = 4
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def allocate_workspace(nlink, nv):
     """Scratch arrays shared by one env's steps (allocated once per trajectory)."""
     E = np.empty((nlink, 3, 3))
@@ -54,7 +53,7 @@ def allocate_workspace(nlink, nv):
     return E, r, R3, p3, M, vecs
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
                  armature, gravity, q, qd, h, E, r, R3, p3, wR, wp, ws, wvaf, wI, M, vecs,
                  qdd_out):
@@ -75,7 +74,7 @@ def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
     _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out)
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
                       dof_table, armature, gravity, q, qd, h, E, r, R3, p3, wR, wp, ws, wvaf, wI,
                       M, vecs, qdd_out):
@@ -92,7 +91,7 @@ def acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I
     _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out)
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out):
     """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v), M factored in place."""
     for k in range(qd.shape[0]):
@@ -122,7 +121,7 @@ def integrate_configuration(link_table, q, v, h, q_out):
             q_out[q0] = q[q0] + h * v[v0]
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def configuration_rate(link_table, q, v, qdot_out):
     """dq/dt for velocity v [nq]: quaternions move by q * (0, w) / 2, free positions by R v."""
     for i in range(link_table.shape[0]):
@@ -147,7 +146,7 @@ def configuration_rate(link_table, q, v, qdot_out):
             qdot_out[q0] = v[v0]
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def normalise_quaternions(link_table, q):
     for i in range(link_table.shape[0]):
         kind = link_table[i, LINK_TYPE]
@@ -158,7 +157,7 @@ def normalise_quaternions(link_table, q):
                 q[s + a] /= n
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def failing_dof(link_table, q, qd, settings):
     """The first dof whose state is not finite or faster than the divergence bounds
     (settings[SETTING_LINEAR_BOUND] [m/s] for linear dofs, settings[SETTING_ANGULAR_BOUND]
@@ -248,7 +247,7 @@ def world_frame_velocity(link_table, I6, lone, v_start, h, v, rotate):
         v[v0 + 2] = z * c - (kx * y - ky * x) * s + kz * kv - rz
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _limit_correction(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, I6, free, bias, h,
                       E, r, R3, p3, Rw, pw, root_of, com, R, q, qd):
     """Move q by the limits' position-only bias (limits.py) and carry the free and spherical
@@ -268,7 +267,7 @@ def _limit_correction(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, I6, 
         keep_centres_of_mass(link_table, R_pj, com[0], com[1], q)
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, dof_parent, dof_table,
                         coupling_dof, coupling_coeff, coupling_offset, loop_type, loop_link, loop_R,
                         loop_p, loop_axis, q, v, LD, E, r, R3, p3, Rw, pw, G, c, Y, A, lam, dq):

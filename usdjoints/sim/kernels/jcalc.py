@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
-from . import FMA
+from . import FMA, INTERNAL, njit
 
 REVOLUTE = 0
 PRISMATIC = 1
@@ -26,7 +24,7 @@ def primitive_nv(kind):
     return 1
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def primitive_nq(kind):
     if kind == SPHERICAL:
         return 4
@@ -35,7 +33,7 @@ def primitive_nq(kind):
     return 1
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def quat_to_rotation(w, x, y, z, R_out):
     n = math.sqrt(w * w + x * x + y * y + z * z)
     w /= n
@@ -66,7 +64,7 @@ def quat_rotate(w, x, y, z, vx, vy, vz):
             2.0 * (x * z - w * y) * vx + 2.0 * (y * z + w * x) * vy + (1.0 - 2.0 * (x * x + y * y)) * vz)
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def rotation_to_quat(R, quat_out):
     """Shepperd's method, w >= 0."""
     trace = R[0, 0] + R[1, 1] + R[2, 2]
@@ -90,7 +88,7 @@ def rotation_to_quat(R, quat_out):
     quat_out[3] = z
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def axis_angle_rotation(a, angle, R_out):
     """Rodrigues' formula for a unit axis a [rad]."""
     c = math.cos(angle)
@@ -108,7 +106,7 @@ def axis_angle_rotation(a, angle, R_out):
     R_out[2, 2] = t * z * z + c
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def joint_motion_pose(kind, axis, q, q_start, R_out, p_out):
     """Pose of the moving frame in the joint frame for configuration q[q_start:]."""
     if kind == REVOLUTE:
@@ -133,7 +131,7 @@ def joint_motion_pose(kind, axis, q, q_start, R_out, p_out):
         p_out[2] = q[q_start + 2]
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def quat_multiply_exp(q, start, wx, wy, wz, h, q_out):
     """q_out[start:start+4] = q[start:start+4] * exp(h * omega / 2), renormalised: the exact
     rotation by a constant body angular velocity omega [rad/s] over h [s]."""

@@ -29,9 +29,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
-from . import FMA
+from . import FMA, INTERNAL, njit
 from .constraints import project_out
 from .jcalc import FREE, PRISMATIC, REVOLUTE, SPHERICAL
 from .layout import (
@@ -46,7 +44,7 @@ PASS_SLACK = 8
 FEASIBILITY_TOLERANCE = 1e-12  # relative: a velocity this close to its bound is on it
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _violation(value, lo, hi):
     """How far value lies outside [lo, hi] beyond round-off (0 inside): > 0 below, < 0 above."""
     tol = FEASIBILITY_TOLERANCE * (abs(value) + min(abs(lo), abs(hi)) + 1e-9)
@@ -156,7 +154,7 @@ def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, 
             v[d] += column[d] * lam[a]
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _column(dof_parent, LD, k, x, G, Y, A_eq, m_eq, lam_eq):
     """x <- H^-1 e_k from the factor crba.ltdl_factor left in LD (its ltdl_solve, with the
     zeros of e_k below k skipped), projected onto the m_eq equality rows G x = 0."""
@@ -181,7 +179,7 @@ def _column(dof_parent, LD, k, x, G, Y, A_eq, m_eq, lam_eq):
         project_out(G, Y, A_eq, m_eq, x, lam_eq)
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _cholesky_solve(A, n, b):
     """b[:n] <- A[:n, :n]^-1 b[:n] for a symmetric positive definite A (overwritten by its
     factor). A pivot lost to round-off (rows of H^-1 nearly dependent) leaves its row's impulse
@@ -214,7 +212,7 @@ def _cholesky_solve(A, n, b):
         b[i] = s / A[i, i]
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, A, v, bias,
                    G, Y, A_eq, m_eq, lam_eq):
     """Apply the limit impulses to v [nv] in place and write the position-only bias velocity
@@ -284,7 +282,7 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
     return outside
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def _rotate_back(R, v, start):
     """v[start:start + 3] <- R^T v[start:start + 3]."""
     x, y, z = v[start], v[start + 1], v[start + 2]
@@ -292,7 +290,7 @@ def _rotate_back(R, v, start):
         v[start + a] = R[0, a] * x + R[1, a] * y + R[2, a] * z
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def transport_velocity(link_table, bias, h, R, v):
     """Keep the world meaning of the body-frame velocities of free and spherical joints when
     the position-only bias turns them by exp(h w_bias): v <- R^T v. Without it a falling base
@@ -319,7 +317,7 @@ def transport_velocity(link_table, bias, h, R, v):
         _rotate_back(R, v, w0)
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def has_free_root(link_table):
     """True when some tree of the model is rooted on a free joint."""
     for i in range(link_table.shape[0]):
@@ -328,7 +326,7 @@ def has_free_root(link_table):
     return False
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def tree_centres_of_mass(link_table, I6, Rw, pw, root_of, out):
     """Per tree, the mass-weighted sum of its links' world centres of mass and its mass:
     out[root] = (sum m c [kg m], sum m [kg]) on each root link's row, zeros elsewhere. Rw, pw
@@ -350,7 +348,7 @@ def tree_centres_of_mass(link_table, I6, Rw, pw, root_of, out):
         out[root, 3] += m
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def keep_centres_of_mass(link_table, R_pj, before, after, q):
     """Translate every free root so that its tree's centre of mass is back where `before`
     (tree_centres_of_mass before the position-only correction) had it; `after` is the same

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
-from . import FMA
+from . import FMA, INTERNAL, njit
 from .layout import (
     DOF_DAMPING, DOF_DRIVE_DAMPING, DOF_DRIVE_MAX_FORCE, DOF_DRIVE_STIFFNESS,
     DOF_DRIVE_TARGET_POSITION, DOF_DRIVE_TARGET_VELOCITY, DOF_DRIVE_TYPE, DOF_EFFORT_LIMIT,
@@ -30,7 +28,7 @@ def passive_forces(dof_table, q, qd, M, h, tau_out, K_out, D_out):
     passive_forces_inline(dof_table, q, qd, M, h, tau_out, K_out, D_out)
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def passive_forces_inline(dof_table, q, qd, M, h, tau_out, K_out, D_out):
     """tau_out [nv] passive + drive forces [N m | N]; K_out, D_out [nv] their implicit
     stiffness and damping. M [nv, nv] supplies the effective inertia of acceleration drives and

@@ -1,9 +1,7 @@
 """Recursive Newton-Euler: joint forces that produce a given acceleration, gravity included."""
 from __future__ import annotations
 
-from numba import njit
-
-from . import FMA
+from . import FMA, njit
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
 from .spatial import force_transform_transpose_add, motion_transform_values, rigid_inertia_times

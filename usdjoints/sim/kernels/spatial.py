@@ -6,9 +6,7 @@ here; each helper returns scalars or adds into an array it is given, and allocat
 """
 from __future__ import annotations
 
-from numba import njit
-
-from . import FMA
+from . import FMA, njit
 
 
 @njit(cache=True, fastmath=FMA, inline='always')

@@ -8,9 +8,8 @@ included); aba_repeat_inline inlines the same kernel into the loop: the computat
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from . import FMA
+from . import FMA, njit
 from .aba import aba_from_q, aba_inline
 from .fk import link_transforms, link_transforms_inline
 from .rnea import rnea

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
-from . import FMA
+from . import FMA, njit
 
 # pi/2 = _HALF_PI_1 + _HALF_PI_2 + _HALF_PI_3 to ~1e-37; the first two carry 33 significant bits
 _HALF_PI_1 = 1.5707963267341256

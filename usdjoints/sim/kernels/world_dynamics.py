@@ -15,9 +15,8 @@ numbers: m, h = m c (3) and the rotational inertia about the origin Ibar (6, sym
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from . import FMA
+from . import FMA, INTERNAL, njit
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
 
@@ -41,7 +40,7 @@ def bias_and_mass(link_table, S, I6, E, r, gravity, armature, qd, R_work, p_work
                          vaf_work, inertia_work, bias_out, M_out)
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def bias_and_mass_inline(link_table, S, I6, E, r, gravity, armature, qd, R_work, p_work, s_work,
                          vaf_work, inertia_work, bias_out, M_out):
     """bias_out [nv] = C(q, qd) qd + g(q) (rnea with qdd = 0) and M_out [nv, nv] = M(q) +
