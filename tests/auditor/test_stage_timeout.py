@@ -30,7 +30,9 @@ from usdjoints.contract.types import CONSUMERS
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 GOOD = ("lower-above-upper", "dangling-body", "cone-one-angle", "default-coupling-ratio", "mimic-reference")
-LIMIT = 2.0
+# [s] per stage: far above what a small stage takes on a loaded machine (a 2 s limit timed out a
+# good stage at load 20 on 2 cores), far below the looping and stuck stages' forever
+LIMIT = 5.0
 _CLI = "import sys, faults; from usdjoints.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
@@ -81,7 +83,7 @@ def test_stages_past_the_time_limit_are_reported_locally_and_on_dask(slow_librar
         begin = time.monotonic()
         done = run_cli(root, "--format", "json", "--stage-timeout", LIMIT, *options)
         # The stuck stage: its limit and grace, its worker ended, again alone: 4 x LIMIT; far from an hour.
-        assert time.monotonic() - begin < 60, done.stderr
+        assert time.monotonic() - begin < 120, done.stderr
         outputs.append(_check_timed_out(done, good, (looping, stuck)))
     pytest.importorskip("distributed")
     preload = json.dumps([str(HERE / "faults.py")])
@@ -99,9 +101,9 @@ def test_the_limit_holds_in_the_driver_process_too(slow_library):
     paths = [str(good[0]), str(looping), str(good[1])]
     with ThreadPoolExecutor(2) as threads:
         begin = time.monotonic()
-        report = audit_many(paths, CONSUMERS, progress=False, executor=threads, stages_per_task=1, stage_timeout=1.0)
+        report = audit_many(paths, CONSUMERS, progress=False, executor=threads, stages_per_task=1, stage_timeout=LIMIT)
         took = time.monotonic() - begin
-    assert 1.0 <= took < 30
+    assert LIMIT <= took < 60
     assert [(f.stage, f.kind) for f in report.failures] == [(str(looping), "timeout")]
     assert report.findings == audit([good[0], good[1]]).findings
     untimed = audit_many([str(good[0])], CONSUMERS, progress=False, stage_timeout=0)
