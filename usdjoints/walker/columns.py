@@ -172,7 +172,10 @@ def _authored_type(attribute) -> str:
 
     try:
         for spec in attribute.GetPropertyStack():
-            return str(spec.typeName)
+            # the strongest opinion may be a relationship of the same name (a layer that
+            # composes in another one's attribute): it has no value type
+            written = getattr(spec, "typeName", None)
+            return "a relationship" if written is None else str(written)
     except Tf.ErrorException:
         pass
     return "?"
