@@ -325,15 +325,8 @@ def without_start_overlaps(model, approximate: list[bool]):
         return model
     from .overlaps import collider_world_poses, pair_depth, reach_radii
 
-    root = np.arange(model.nlink, dtype=np.int64)
-    parent = np.asarray(model.link_parent)
-    for i in range(model.nlink):
-        if parent[i] >= 0:
-            root[i] = root[parent[i]]
-    link = np.asarray(model.collider_link)
-    la, lb = link[pairs[:, 0]], link[pairs[:, 1]]
+    same_tree = pairs_in_one_tree(model, pairs)
     box = np.asarray(approximate, dtype=bool)
-    same_tree = (la >= 0) & (lb >= 0) & (root[np.maximum(la, 0)] == root[np.maximum(lb, 0)])
     candidates = np.flatnonzero(same_tree & (box[pairs[:, 0]] | box[pairs[:, 1]]))
     if not len(candidates):
         return model
@@ -358,3 +351,16 @@ def without_start_overlaps(model, approximate: list[bool]):
         return model
     return dataclasses.replace(model, collision_pairs=pairs[~drop].reshape(-1, 2),
                                collision_filtered=model.collision_filtered + tuple(dropped))
+
+
+def pairs_in_one_tree(model, pairs):
+    """For each collider pair (rows of ``pairs``), whether both colliders are on links of the
+    same kinematic tree (the world's colliders, link -1, are on none)."""
+    root = np.arange(model.nlink, dtype=np.int64)
+    parent = np.asarray(model.link_parent)
+    for i in range(model.nlink):
+        if parent[i] >= 0:
+            root[i] = root[parent[i]]
+    link = np.asarray(model.collider_link)
+    la, lb = link[pairs[:, 0]], link[pairs[:, 1]]
+    return (la >= 0) & (lb >= 0) & (root[np.maximum(la, 0)] == root[np.maximum(lb, 0)])

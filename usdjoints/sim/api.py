@@ -196,6 +196,7 @@ def held_start_overlaps(model: ArticulatedModel) -> np.ndarray:
     contacts do no work (a robot's undriven energy does not rise and its centre of mass stays on
     free fall); a deeper overlap is still pushed back to the start depth."""
     from ..model.articulated import COLLIDER_HULL
+    from ..model.colliders import pairs_in_one_tree
 
     pairs = np.asarray(model.collision_pairs).reshape(-1, 2)
     allowance = np.zeros(len(pairs))
@@ -203,14 +204,7 @@ def held_start_overlaps(model: ArticulatedModel) -> np.ndarray:
     hull = (kinds[pairs[:, 0]] == COLLIDER_HULL) | (kinds[pairs[:, 1]] == COLLIDER_HULL)
     if not hull.any():
         return allowance
-    root = np.arange(model.nlink, dtype=np.int64)
-    parent = np.asarray(model.link_parent)
-    for i in range(model.nlink):
-        if parent[i] >= 0:
-            root[i] = root[parent[i]]
-    link = np.asarray(model.collider_link)
-    la, lb = link[pairs[:, 0]], link[pairs[:, 1]]
-    same_tree = (la >= 0) & (lb >= 0) & (root[np.maximum(la, 0)] == root[np.maximum(lb, 0)])
+    same_tree = pairs_in_one_tree(model, pairs)
     articulation = np.asarray(model.collider_articulation)
     if len(articulation) == len(kinds):  # a fixed base's body is the world's link, -1, but one of the links
         aa, ab = articulation[pairs[:, 0]], articulation[pairs[:, 1]]
