@@ -150,7 +150,8 @@ def _describe(scan: StageScan, consumer: str, shared: dict) -> StageDescription:
         colliders=physical["colliders"],
         collision_filters=physical["filters"],
         masses=ResolvedMasses(bodies, physical["colliders"], consumer, float(units.meters_per_unit.value),
-                              float(units.kilograms_per_unit.value), frozenset(scan.mass_stand_ins)),
+                              float(units.kilograms_per_unit.value), frozenset(scan.mass_stand_ins),
+                              shared.setdefault(_MASSES, {})),
     )
 
 
@@ -178,4 +179,5 @@ def _physical(scan: StageScan, shared: dict, units) -> dict:
     return found
 
 
+_MASSES = ("masses",)  # the key of the masses resolved so far, shared by the consumers (walker/massmap.py)
 _PHYSICAL = ("physical",)  # the key of _physical's entry in the shared findings (joint paths are strings)
