@@ -197,3 +197,22 @@ def test_start_overlaps_match_every_pairs_depth(name):
                          f"bounding boxes of one robot overlapping by {depth[k]:.3g} m at the start"))
     assert dropped == want
     assert bool(dropped) == (name in OVERLAPPING)
+
+
+def test_more_pairs_than_the_contact_model_holds_are_refused(monkeypatch):
+    """Past MAX_COLLIDER_PAIRS candidate pairs (pairs of colliders on different bodies) the model
+    is refused in one line naming the way out, instead of asking for memory quadratic in the
+    colliders; at the bound exactly it is built. Oracle: the pair-by-pair reference's count."""
+    from usdjoints.errors import UnsupportedFeature
+    from usdjoints.model import colliders
+
+    description, model, joints, rows = _scene(0, inverted=False)
+    want_pairs, want_filtered = _reference(description, model, joints, rows)
+    candidates = len(want_pairs) + len(want_filtered)
+    assert candidates > 10
+    monkeypatch.setattr(colliders, "MAX_COLLIDER_PAIRS", candidates)
+    pairs, _, _ = _filter_pairs(description, model, joints, rows)
+    assert len(pairs) == len(want_pairs)
+    monkeypatch.setattr(colliders, "MAX_COLLIDER_PAIRS", candidates - 1)
+    with pytest.raises(UnsupportedFeature, match="contact=False"):
+        _filter_pairs(description, model, joints, rows)

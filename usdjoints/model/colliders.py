@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..descriptors import ColliderDesc, Diagnostic, StageDescription
+from ..errors import UnsupportedFeature
 from ..walker.colliders import DEFAULT_FRICTION, DEFAULT_RESTITUTION  # noqa: F401 (PhysX's default material)
 from .articulated import COLLIDER_BOX, COLLIDER_CAPSULE, COLLIDER_HULL, COLLIDER_PLANE, COLLIDER_SPHERE
 from .rotation import quat_to_matrix
@@ -215,6 +216,10 @@ _NO_SELF = "links of one articulation with enabledSelfCollisions = false"
 _PAIRS_API = "PhysicsFilteredPairsAPI"
 _GROUPS = "PhysicsCollisionGroup filteredGroups"
 _REASONS = (None, _JOINTED, _NO_SELF, _PAIRS_API, _GROUPS)  # by code; a lower code wins
+# The most collider pairs the contact model holds (about 11,600 colliders on distinct bodies): 1 GiB
+# of pair indices, and a step that tests each pair; a chain of 40,000 links would ask for 800
+# million pairs (13 GB) before its first step.
+MAX_COLLIDER_PAIRS = 1 << 26
 
 
 def _filter_pairs(description, model, joints, rows):
@@ -282,13 +287,19 @@ def _filter_pairs(description, model, joints, rows):
                 naming[g].add(h)
                 naming[h].add(g)
 
-    pair_rows, filtered = [], []
+    pair_rows, filtered, examined = [], [], 0
     for i in range(n - 1):
         js = np.arange(i + 1, n, dtype=np.int64)
         # one rigid link (or the static world), or two planes: nothing to report
         js = js[(links[js] != links[i]) & ~(planes[js] & planes[i])]
         if not len(js):
             continue
+        examined += len(js)
+        if examined > MAX_COLLIDER_PAIRS:
+            raise UnsupportedFeature(
+                f"{n} colliders make more than {MAX_COLLIDER_PAIRS:,} pairs of colliders on different bodies; "
+                "the contact model tests every pair at every step and holds at most that many: load the "
+                "model without contact (contact=False, simulate --no-contact)")
         code = np.zeros(len(js), dtype=np.int64)
         if group[i] >= 0:
             names = np.isin(group[js], list(naming[int(group[i])]))
