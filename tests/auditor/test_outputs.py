@@ -106,3 +106,27 @@ def test_fix_from_the_command_line(main, bad_dir, tmp_path):
     out = tmp_path / "fixed.usda"
     main(["audit", str(source), "--fix", str(out)])
     assert not audit(out).by_rule("default-coupling-ratio")
+
+
+@pytest.mark.parametrize("name", ["default-coupling-ratio.usda", "locked-hinge.usda", "non-finite-value.usda",
+                                  "dangling-body.usda"])
+@pytest.mark.parametrize("options", [[], ["--consumer", "ovphysx", "--consumer", "newton"], ["--strict"]])
+def test_the_report_with_fix_is_the_report_without(main, bad_dir, tmp_path, capsys, name, options):
+    """--fix reads the stage once for the layer and the report. Oracle: the batch audit of the
+    same stage without --fix, byte for byte, and the same exit code."""
+    source = str(bad_dir / name)
+    plain = main(["audit", source, "--format", "json", *options])
+    want = capsys.readouterr().out
+    fixed = main(["audit", source, "--format", "json", "--fix", str(tmp_path / "fix.usda"), *options])
+    assert (fixed, capsys.readouterr().out) == (plain, want)
+    assert (tmp_path / "fix.usda").is_file()
+
+
+@pytest.mark.parametrize("option", [["--jobs", "2"], ["--stage-timeout", "5"], ["--progress"],
+                                    ["--scheduler", "local:1"]])
+def test_fix_refuses_the_batch_options_before_any_work(main, bad_dir, tmp_path, capsys, option):
+    out = tmp_path / "fix.usda"
+    assert main(["audit", str(bad_dir / "locked-hinge.usda"), "--fix", str(out), *option]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and option[0] in err[0] and "--fix" in err[0], err
+    assert not out.exists()

@@ -26,7 +26,10 @@ def register(subparsers) -> None:
     parser.add_argument("--consumer", action="append", metavar="NAME",
                         help=f"consider only this consumer (repeatable; {', '.join(CONSUMERS)})")
     parser.add_argument("--rule", action="append", metavar="ID", help="run only this rule (repeatable)")
-    parser.add_argument("--fix", metavar="OUT", help="write a layer over the (single) STAGE pinning divergent defaults")
+    parser.add_argument("--fix", metavar="OUT",
+                        help="write a layer over the (single) STAGE pinning divergent defaults; the stage is read "
+                             "once, in this process, for the layer and the report (no --jobs, --scheduler, "
+                             "--stage-timeout or --progress)")
     parser.add_argument("--list-rules", action="store_true", help="print every rule and exit")
     parser.add_argument("-o", "--output", default="-", metavar="OUT", help="write the report to OUT ('-' = stdout)")
     _add_batch_arguments(parser)
@@ -44,9 +47,9 @@ def _add_batch_arguments(parser) -> None:
                             "N local worker processes (needs the dask extra)")
     batch.add_argument("--strict-inputs", action="store_true",
                        help="exit 2 when any STAGE cannot be audited (default: only when none can)")
-    batch.add_argument("--stage-timeout", type=float, default=STAGE_TIMEOUT, metavar="SECONDS",
+    batch.add_argument("--stage-timeout", type=float, default=None, metavar="SECONDS",
                        help="give up on a stage that takes longer and report it as timed out, like a stage that "
-                            "crashed (default: %(default)s; 0: no limit)")
+                            f"crashed (default: {STAGE_TIMEOUT:g}; 0: no limit)")
     batch.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                        help="progress bar with rate and ETA on stderr (default: when stderr is a terminal)")
 
@@ -75,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("audit needs at least one STAGE (or --list-rules)")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    if not args.stage_timeout >= 0:
+    if args.stage_timeout is not None and not args.stage_timeout >= 0:
         raise UsageError("--stage-timeout must be a number of seconds >= 0 (0: no limit)")
     if args.max_results is not None and args.max_results < 0:
         raise UsageError("--max-results must be at least 0")
@@ -85,14 +88,9 @@ def run(args: argparse.Namespace) -> int:
     paths = expand_inputs(args.stages)
     outputs = check_outputs([("-o", args.output), ("--fix", args.fix)], inputs=paths, stages=paths)  # before work
     if args.fix:
-        if len(paths) != 1:
-            raise UsageError("--fix takes exactly one STAGE")
-        from .fix import write_fix_layer
-
-        result = write_fix_layer(paths[0], outputs["--fix"])
-        getattr(args, "quiet", False) or print(
-            f"usdjoints: wrote {result.out}: {len(result.pinned)} value(s) pinned over {result.source}", file=sys.stderr)
-    report = _audit_batch(args, paths, consumers)
+        report = _fix_and_audit(args, paths, consumers, outputs["--fix"])
+    else:
+        report = _audit_batch(args, paths, consumers)
     report = report.limited(args.min_severity, args.max_results)
     colour = args.output == "-" and use_colour(sys.stdout)
     write_to(outputs.get("-o", "-"), render(report, args.format, colour))
@@ -101,11 +99,39 @@ def run(args: argparse.Namespace) -> int:
     return report.exit_code()
 
 
+def _fix_and_audit(args: argparse.Namespace, paths, consumers, out):
+    """--fix: one stage, walked once in this process by every consumer; the fix layer and the
+    report are both made from those readings (an audit in a worker would walk it a second time)."""
+    from ..errors import UsageError
+    from ..walker import walk_many
+    from ..walker.stage_io import open_stage
+    from .engine import report_of_walks
+    from .findings import merge_reports
+    from .fix import write_fix_layer
+    from .registry import select_rules
+
+    if len(paths) != 1:
+        raise UsageError("--fix takes exactly one STAGE")
+    clashes = [option for option, given in (("--jobs", args.jobs != 1), ("--scheduler", args.scheduler),
+                                            ("--stage-timeout", args.stage_timeout is not None),
+                                            ("--progress", args.progress)) if given]
+    if clashes:
+        raise UsageError(f"--fix reads its STAGE in this process: {' and '.join(clashes)} cannot apply")
+    stage = open_stage(paths[0])
+    walks = walk_many(stage, CONSUMERS)
+    result = write_fix_layer(stage, out, walks=walks)
+    getattr(args, "quiet", False) or print(
+        f"usdjoints: wrote {result.out}: {len(result.pinned)} value(s) pinned over {result.source}", file=sys.stderr)
+    report = report_of_walks(stage, paths[0], walks, consumers, select_rules(args.rule), args.strict)
+    return merge_reports([report], consumers, args.strict, args.strict_inputs)
+
+
 def _audit_batch(args: argparse.Namespace, paths, consumers):
     from .batch import audit_many
 
+    timeout = STAGE_TIMEOUT if args.stage_timeout is None else args.stage_timeout
     options = dict(rule_ids=args.rule, strict=args.strict, progress=args.progress, strict_inputs=args.strict_inputs,
-                   stage_timeout=args.stage_timeout)
+                   stage_timeout=timeout)
     if args.scheduler:
         from .dask_cluster import dask_executor
 

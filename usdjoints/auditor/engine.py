@@ -52,9 +52,15 @@ def resolve_consumers(consumers: Optional[Iterable[str]]) -> tuple[str, ...]:
 def audit_stage(stage_or_path, consumers: Sequence[str], rules: Sequence[Rule], strict: bool = False) -> AuditReport:
     """One stage: one scan read by every consumer, every applicable rule, findings sorted."""
     stage = open_stage(stage_or_path)
-    name = stage_name(stage_or_path, stage)
-    walks = walk_many(stage, consumers)
-    ctx = AuditContext(stage, name, walks)
+    return report_of_walks(stage, stage_name(stage_or_path, stage), walk_many(stage, consumers), consumers, rules,
+                           strict)
+
+
+def report_of_walks(stage, name: str, walks: dict, consumers: Sequence[str], rules: Sequence[Rule],
+                    strict: bool = False) -> AuditReport:
+    """The report of one stage from its readings (``walks``: consumer -> StageDescription, at
+    least every one of ``consumers``): what :func:`audit_stage` does once the stage is walked."""
+    ctx = AuditContext(stage, name, {consumer: walks[consumer] for consumer in consumers})
     findings: list[Finding] = []
     # rules build many small acyclic findings (see the walker); what USD cannot hand over (text
     # that is not UTF-8, a value it refuses) rejects the stage as the walker does

@@ -16,7 +16,7 @@ from ..profiles import NAMES as CONSUMERS
 from ..errors import UsageError
 from ..outputs import check_output, write_file
 from ..provenance import Source
-from ..walker import walk
+from ..walker import walk_many
 from ..walker.stage_io import open_stage
 from .rule import AuditContext
 from .rules_defaults import DefaultDivergenceRule, divergent_consumers
@@ -44,8 +44,10 @@ class FixResult:
     skipped: tuple[str, ...]
 
 
-def write_fix_layer(stage_or_path, out: str) -> FixResult:
-    """Write ``out``: a root layer over ``stage_or_path`` pinning divergent defaults [see module doc]."""
+def write_fix_layer(stage_or_path, out: str, walks: Optional[dict] = None) -> FixResult:
+    """Write ``out``: a root layer over ``stage_or_path`` pinning divergent defaults [see module doc].
+    ``walks`` are the stage's readings by every consumer when the caller has them already (the
+    audit's ``walk_many(stage, CONSUMERS)`` of the same open stage); they are made here otherwise."""
     from pxr import Sdf, UsdGeom
 
     stage = open_stage(stage_or_path)
@@ -54,7 +56,8 @@ def write_fix_layer(stage_or_path, out: str) -> FixResult:
         raise UsageError("the fix layer needs a stage saved to a file (it becomes the fix layer's sublayer)")
     source = root.realPath
     out = check_output(out, "--fix", inputs=[source], stages=[stage])  # never the stage or one of its layers
-    walks = {consumer: walk(stage, consumer=consumer) for consumer in CONSUMERS}
+    if walks is None:
+        walks = walk_many(stage, CONSUMERS)  # one scan, read by every consumer (as the audit reads it)
     ctx = AuditContext(stage, source, walks)
 
     layer = Sdf.Layer.CreateAnonymous(".usda")
