@@ -151,3 +151,24 @@ def test_numpy_start_depths_match_the_kernels(tmp_path):
     np.testing.assert_array_equal(ours > 0, kernels > 0)
     np.testing.assert_allclose(ours[kernels > 0], kernels[kernels > 0], atol=1e-12)
     assert (ours > 0).sum() >= 3 and (ours <= 0).sum() >= 3
+
+
+CONVERTED = REPO / "tests" / "data" / "converted_usd"
+
+
+@pytest.mark.parametrize("stem", ["mjc__dm_control__humanoid", "uuc__oems__baxter", "uuc__drake_repo__cassie_v2"])
+@pytest.mark.parametrize("offset", [0.0, 1.0e3])
+def test_mass_diagonal_of_branching_trees_matches_crba(stem, offset):
+    """The composite pass over real branching robots, at their place and 1 km from the origin.
+    Oracle: the diagonal of the crba kernel's mass matrix."""
+    from usdjoints.model.build import load_model
+    from usdjoints.model.kinematics import mass_matrix_diagonal
+    from usdjoints.sim import api
+
+    model = load_model(str(CONVERTED / f"{stem}.usdc"), contact=False)
+    q = np.array(model.q_initial, dtype=float)
+    for i in range(model.nlink):
+        if int(model.link_type[i]) == 3 and int(model.link_parent[i]) < 0:  # a free root: move it away
+            q[int(model.link_q_start[i]):int(model.link_q_start[i]) + 3] += offset
+    want = np.diag(api.mass_matrix(model, q))
+    np.testing.assert_allclose(mass_matrix_diagonal(model, q), want, rtol=1e-9, atol=1e-12 * max(want.max(), 1.0))

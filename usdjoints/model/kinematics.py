@@ -82,28 +82,60 @@ def dof_world_twists(model, R_link, p_link) -> np.ndarray:
 
 def mass_matrix_diagonal(model, q) -> np.ndarray:
     """diag M(q) [nv] with armature: per dof, the kinetic energy (times two) of the links it moves
-    at unit velocity, w^T I_c w + m |v_O + w x c|^2 summed over its link's subtree."""
+    at unit velocity, w^T I_c w + m |v_O + w x c|^2 summed over its link's subtree.
+
+    The sum over a subtree is its composite body's (Koenig): total mass M, centre g and inertia
+    J about g give w^T J w + M |v_O + w x g|^2. The composites are merged from the leaves up, one
+    pass in O(nlink), each child's centre offset taken from the merged centre (small numbers,
+    however far the robot stands from the origin)."""
     R_link, p_link = link_world_poses(model, q)
     twists = dof_world_twists(model, R_link, p_link)
     n = model.nlink
-    children: list[list[int]] = [[] for _ in range(n)]
-    for i in range(n):
-        if int(model.link_parent[i]) >= 0:
-            children[int(model.link_parent[i])].append(i)
-    masses = np.asarray(model.link_mass, dtype=float)
-    centres = np.array([p_link[i] + R_link[i] @ model.link_com[i] for i in range(n)]).reshape(n, 3)
-    inertias = np.array([R_link[i] @ model.link_inertia[i] @ R_link[i].T for i in range(n)]).reshape(n, 3, 3)
+    parent = np.asarray(model.link_parent, dtype=np.int64).reshape(n)
+    masses = np.asarray(model.link_mass, dtype=float).reshape(n)
+    com = np.asarray(model.link_com, dtype=float).reshape(n, 3)
+    centres = p_link + np.einsum("nij,nj->ni", R_link, com)
+    inertias = np.einsum("nij,njk,nlk->nil", R_link, np.asarray(model.link_inertia, dtype=float).reshape(n, 3, 3),
+                         R_link)
+    # per link: its subtree's mass, first moment (sum of m c) and inertia about the world origin
+    # would cancel far from the origin; the merge keeps each subtree's centre and inertia about it
+    total, centre, inertia = masses.copy(), centres.copy(), inertias.copy()
+    for i in _leaves_first(parent):
+        j = int(parent[i])
+        if j < 0:
+            continue
+        m = total[i] + total[j]
+        if m > 0.0:
+            g = (total[i] * centre[i] + total[j] * centre[j]) / m
+        else:
+            g = centre[j]
+        inertia[j] = inertia[j] + inertia[i] + _shift(total[j], centre[j] - g) + _shift(total[i], centre[i] - g)
+        total[j], centre[j] = m, g
     diagonal = np.array(model.dof_armature, dtype=float).copy()
-    for i in range(n):
-        subtree, stack = [], [i]
-        while stack:
-            k = stack.pop()
-            subtree.append(k)
-            stack.extend(children[k])
-        start = int(model.link_v_start[i])
-        for dof in range(start, start + PRIMITIVE_NV[int(model.link_type[i])]):
-            w, v = twists[dof, :3], twists[dof, 3:]
-            for k in subtree:
-                velocity = v + np.cross(w, centres[k])
-                diagonal[dof] += float(w @ inertias[k] @ w) + masses[k] * float(velocity @ velocity)
+    link_of_dof = np.repeat(np.arange(n), [PRIMITIVE_NV[int(k)] for k in np.asarray(model.link_type).reshape(n)])
+    starts = np.asarray(model.link_v_start, dtype=np.int64).reshape(n)
+    dofs = starts[link_of_dof] + (np.arange(len(link_of_dof)) - np.searchsorted(link_of_dof, link_of_dof))
+    w, v = twists[dofs, :3], twists[dofs, 3:]
+    k = link_of_dof
+    velocity = v + np.cross(w, centre[k])
+    diagonal[dofs] += np.einsum("ni,nij,nj->n", w, inertia[k], w) + total[k] * np.einsum("ni,ni->n", velocity, velocity)
     return diagonal
+
+
+def _shift(mass: float, d: np.ndarray) -> np.ndarray:
+    """The inertia of a point mass at offset d (parallel axis)."""
+    return mass * (float(d @ d) * np.eye(3) - np.outer(d, d))
+
+
+def _leaves_first(parent: np.ndarray) -> list[int]:
+    """The links in an order that puts every link before its parent."""
+    children: list[list[int]] = [[] for _ in range(len(parent))]
+    roots = []
+    for i, j in enumerate(parent.tolist()):
+        (children[j] if j >= 0 else roots).append(i)
+    order, stack = [], roots[::-1]
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        stack.extend(children[i])
+    return order[::-1]
