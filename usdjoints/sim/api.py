@@ -415,6 +415,54 @@ def _require_regular_mass_matrix(model: ArticulatedModel, q0) -> None:
             "inertia (give its bodies physics:mass and non-zero physics:diagonalInertia, or armature)")
 
 
+def _machine_memory() -> float:
+    """This machine's physical memory [bytes] (inf where the system does not say)."""
+    import os
+
+    try:
+        return float(os.sysconf("SC_PAGE_SIZE")) * float(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return math.inf
+
+
+def run_memory(model: ArticulatedModel, pm: PackedModel, n_envs: int, states: int) -> tuple[float, float]:
+    """(trajectory, workspace) [bytes] a run needs: the recorded states of every env, and per
+    thread the step's dense nv x nv matrices (the mass matrix; two more with limit rows) and
+    contact rows (kernels/integrate.py simulate_envs)."""
+    from .kernels.contact import MAX_CONTACTS
+
+    per_state = pm.nq + pm.nv + 7 * model.nbody
+    trajectory = 8.0 * n_envs * float(states) * per_state
+    matrices = 1 + (2 if pm.has_limit_rows() else 0)
+    rows = 2 * 3 * MAX_CONTACTS if pm.pairs.shape[0] else 0
+    workspace = 8.0 * _threads(n_envs) * (matrices * float(pm.nv) ** 2 + rows * pm.nv)
+    return trajectory, workspace
+
+
+def _require_memory(model: ArticulatedModel, pm: PackedModel, n_envs: int, states: int) -> None:
+    """Refuse, before any allocation, a run that needs more memory than the machine has."""
+    trajectory, workspace = run_memory(model, pm, n_envs, states)
+    have = _machine_memory()
+    if trajectory + workspace <= have:
+        return
+    if workspace > trajectory:
+        raise UsageError(
+            f"this model's {pm.nv} dofs need {workspace / 1e9:.3g} GB for the step's dense {pm.nv} x {pm.nv} "
+            f"matrices, more than this machine's {have / 1e9:.3g} GB: the simulator handles models of a "
+            "few thousand dofs")
+    raise UsageError(
+        f"recording {states:,} states of {n_envs} env(s) needs {trajectory / 1e9:.3g} GB, more than this "
+        f"machine's {have / 1e9:.3g} GB: record fewer states (a shorter duration, a larger step, or "
+        "record_every / --fps), or fewer envs")
+
+
+def _out_of_memory(model: ArticulatedModel, pm: PackedModel, n_envs: int, states: int) -> UsageError:
+    trajectory, workspace = run_memory(model, pm, n_envs, states)
+    return UsageError(f"the run ran out of memory: it needs {(trajectory + workspace) / 1e9:.3g} GB "
+                      f"({trajectory / 1e9:.3g} GB for {states:,} recorded states of {n_envs} env(s)); record "
+                      "fewer states or run fewer envs")
+
+
 def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: str = "euler",
              q0=None, qd0=None, n_envs: int = 1, record_every: int = 1, *,
              contact_time_constant: float = CONTACT_TIME_CONSTANT, progress=None) -> Trajectory:
@@ -455,9 +503,13 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     _require_regular_mass_matrix(model, q0)
     n_steps = int(round(duration / dt))
     T = n_steps // record_every + 1
-    q_traj = np.empty((n_envs, T, pm.nq))
-    qd_traj = np.empty((n_envs, T, pm.nv))
-    poses = np.empty((n_envs, T, model.nbody, 7))
+    _require_memory(model, pm, n_envs, T)
+    try:
+        q_traj = np.empty((n_envs, T, pm.nq))
+        qd_traj = np.empty((n_envs, T, pm.nv))
+        poses = np.empty((n_envs, T, model.nbody, 7))
+    except MemoryError:
+        raise _out_of_memory(model, pm, n_envs, T) from None
     status = np.empty((n_envs, 2), dtype=np.int64)
     bounds = divergence_bounds(model, duration, q0, qd0)
     settings = np.array([max(contact_time_constant, 2.0 * dt), CONTACT_MARGIN, CONTACT_ITERATIONS, *bounds,
@@ -479,6 +531,8 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
         raise SimulationError(
             "the joint-space mass matrix is singular: a joint moves no mass or inertia (give its "
             "bodies physics:mass and physics:diagonalInertia, or the joint armature)") from None
+    except MemoryError:  # the machine's free memory, not its size, ran out
+        raise _out_of_memory(model, pm, n_envs, T) from None
     failed = np.nonzero(status[:, 0] >= 0)[0]
     if failed.size:
         env = int(failed[0])
