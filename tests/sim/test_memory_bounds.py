@@ -25,14 +25,15 @@ def test_the_trajectory_estimate_is_what_a_run_allocates():
     model = load_model(str(ARM), contact=False)
     run = api.simulate(model, 0.01, 0.001, n_envs=3)
     trajectory, _ = api.run_memory(model, api.pack(model), 3, len(run.t))
-    assert trajectory == run.q.nbytes + run.qd.nbytes + run.body_poses.nbytes
+    starts = 3 * 8 * (model.nq + model.nv)  # the start states q0 and qd0 of each env
+    assert trajectory == run.q.nbytes + run.qd.nbytes + run.body_poses.nbytes + starts
 
 
 def test_a_recording_larger_than_the_machine_is_refused():
     model = load_model(str(ARM), contact=False)
     have = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     states = int(have / (8 * (model.nq + model.nv + 7 * model.nbody))) + 1  # one state more than fits
-    with pytest.raises(UsageError, match="recording .* states .* more than this machine"):
+    with pytest.raises(UsageError, match="recording .* state.* more than this machine"):
         api.simulate(model, states * 1e-3, 1e-3)
 
 
@@ -48,8 +49,9 @@ def test_dense_matrices_larger_than_the_machine_are_refused(monkeypatch):
         api.simulate(model, 0.01, 0.001)
 
 
-def test_the_command_line_says_it_in_one_line():
-    done = subprocess.run([sys.executable, "-m", "usdjoints", "simulate", str(ARM), "--duration", "1e9"],
+@pytest.mark.parametrize("option", [["--duration", "1e9"], ["--envs", "1000000000"]])
+def test_the_command_line_says_it_in_one_line(option):
+    done = subprocess.run([sys.executable, "-m", "usdjoints", "simulate", str(ARM), *option],
                           capture_output=True, text=True, timeout=120, cwd=REPO)
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2 and len(lines) == 1 and "more than this machine" in lines[0], done.stderr

@@ -432,7 +432,7 @@ def run_memory(model: ArticulatedModel, pm: PackedModel, n_envs: int, states: in
     from .kernels.contact import MAX_CONTACTS
 
     per_state = pm.nq + pm.nv + 7 * model.nbody
-    trajectory = 8.0 * n_envs * float(states) * per_state
+    trajectory = 8.0 * n_envs * (float(states) * per_state + pm.nq + pm.nv)  # and the start states
     matrices = 1 + (2 if pm.has_limit_rows() else 0)
     rows = 2 * 3 * MAX_CONTACTS if pm.pairs.shape[0] else 0
     workspace = 8.0 * _threads(n_envs) * (matrices * float(pm.nv) ** 2 + rows * pm.nv)
@@ -451,7 +451,7 @@ def _require_memory(model: ArticulatedModel, pm: PackedModel, n_envs: int, state
             f"matrices, more than this machine's {have / 1e9:.3g} GB: the simulator handles models of a "
             "few thousand dofs")
     raise UsageError(
-        f"recording {states:,} states of {n_envs} env(s) needs {trajectory / 1e9:.3g} GB, more than this "
+        f"recording {states:,} state(s) of {n_envs:,} env(s) needs {trajectory / 1e9:.3g} GB, more than this "
         f"machine's {have / 1e9:.3g} GB: record fewer states (a shorter duration, a larger step, or "
         "record_every / --fps), or fewer envs")
 
@@ -498,12 +498,12 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     if int(n_envs) < 1 or int(record_every) < 1:
         raise UsageError("n_envs and record_every must be at least 1")
     n_envs, record_every = int(n_envs), int(record_every)
-    q0 = _batch("q0", q0, np.asarray(model.q_initial, dtype=np.float64), n_envs)
-    qd0 = _batch("qd0", qd0, np.asarray(model.qd_initial, dtype=np.float64), n_envs)
-    _require_regular_mass_matrix(model, q0)
     n_steps = int(round(duration / dt))
     T = n_steps // record_every + 1
     _require_memory(model, pm, n_envs, T)
+    q0 = _batch("q0", q0, np.asarray(model.q_initial, dtype=np.float64), n_envs)
+    qd0 = _batch("qd0", qd0, np.asarray(model.qd_initial, dtype=np.float64), n_envs)
+    _require_regular_mass_matrix(model, q0)
     try:
         q_traj = np.empty((n_envs, T, pm.nq))
         qd_traj = np.empty((n_envs, T, pm.nv))
