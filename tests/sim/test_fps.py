@@ -73,3 +73,18 @@ def test_compile_notice_reaches_a_non_terminal_stderr(tmp_path, capsys, monkeypa
     monkeypatch.setattr(api, "simulate", slow)
     assert cli.main(["simulate", str(ARM), "--duration", "0.01"]) == 0
     assert "compiling the simulator's kernels" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fps, duration", [(1e300, 1.0), (1e9, 0.01)])
+def test_more_samples_than_steps_and_memory_is_a_usage_error(fps, duration):
+    """A rate far above the step rate would interpolate more samples than could be held (1e300
+    of them raised numpy's ValueError): refused, naming the step rate (1/dt) as the bound."""
+    from usdjoints.errors import UsageError
+
+    with pytest.raises(UsageError, match="--fps 1000 or less"):
+        api.recording_plan(fps, 1e-3, duration, 1)
+
+
+def test_a_rate_above_the_step_rate_that_fits_is_interpolated():
+    every, times = api.recording_plan(2000.0, 1e-3, 0.01, 1)
+    assert every == 1 and len(times) == 21  # 0, 0.5 ms, ..., 10 ms

@@ -451,15 +451,19 @@ def _require_memory(model: ArticulatedModel, pm: PackedModel, n_envs: int, state
             f"matrices, more than this machine's {have / 1e9:.3g} GB: the simulator handles models of a "
             "few thousand dofs")
     raise UsageError(
-        f"recording {states:,} state(s) of {n_envs:,} env(s) needs {trajectory / 1e9:.3g} GB, more than this "
+        f"recording {_count(states)} state(s) of {_count(n_envs)} env(s) needs {trajectory / 1e9:.3g} GB, more than this "
         f"machine's {have / 1e9:.3g} GB: record fewer states (a shorter duration, a larger step, or "
         "record_every / --fps), or fewer envs")
+
+
+def _count(n: int) -> str:
+    return f"{n:,}" if n < 10 ** 15 else f"{float(n):.3g}"
 
 
 def _out_of_memory(model: ArticulatedModel, pm: PackedModel, n_envs: int, states: int) -> UsageError:
     trajectory, workspace = run_memory(model, pm, n_envs, states)
     return UsageError(f"the run ran out of memory: it needs {(trajectory + workspace) / 1e9:.3g} GB "
-                      f"({trajectory / 1e9:.3g} GB for {states:,} recorded states of {n_envs} env(s)); record "
+                      f"({trajectory / 1e9:.3g} GB for {_count(states)} recorded states of {_count(n_envs)} env(s)); record "
                       "fewer states or run fewer envs")
 
 
@@ -565,6 +569,11 @@ def recording_plan(fps: float, dt: float, duration: float, n_envs: int, values_p
     if not (math.isfinite(fps) and fps > 0):
         raise UsageError(f"--fps must be a positive number of samples per second (or 0), got {fps!r}")
     n_steps = int(round(duration / dt))
+    samples = duration * fps
+    if samples > n_steps + 1 and n_envs * samples * values_per_state > EXACT_FPS_MAX_VALUES:
+        raise UsageError(f"--fps {fps:g} asks for {samples:.3g} samples in {duration:g} s, more than the run's "
+                         f"{n_steps + 1:,} steps and too many to record: use --fps {1.0 / dt:g} or less "
+                         "(0 records every step)")
     period = 1.0 / (fps * dt)
     every = max(1, round(period))
     if abs(period - every) < 1e-9 * period and n_steps % every == 0:
