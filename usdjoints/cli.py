@@ -88,6 +88,7 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
     from .trajectory_io import write_npz, write_plot, write_usd_time_samples
     from .walker import walk
 
+    recording_plan(args.fps, args.dt, args.duration, args.envs)  # refuses bad numbers before any work
     description = walk(stage, consumer="usdjoints")
     model = build_model(description, stage, contact=args.contact)
     n_steps = int(round(args.duration / args.dt))

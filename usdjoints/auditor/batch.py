@@ -87,6 +87,7 @@ def audit_many(paths: Sequence[str], consumers: Sequence[str], rule_ids: Optiona
     stages = [(name, os.path.abspath(name)) for name in names]
     reporter = on_progress or _default_progress(progress, len(stages))
     own = executor is None
+    jobs = max(1, min(int(jobs), len(stages)))  # never more worker processes than stages
     if own:
         from .pool import IsolatingProcessPool
 
@@ -94,7 +95,9 @@ def audit_many(paths: Sequence[str], consumers: Sequence[str], rule_ids: Optiona
     workers = max(1, jobs) if own else executor_width(executor)
     size = stages_per_task or task_size(len(stages), workers)
     try:
-        limit = None if not stage_timeout or math.isinf(stage_timeout) else float(stage_timeout)
+        # past the longest wait the platform's clock takes (threading.TIMEOUT_MAX, ~292 years on
+        # Linux), a limit is no limit
+        limit = None if not stage_timeout or stage_timeout >= threading.TIMEOUT_MAX else float(stage_timeout)
         reports = _run(executor, stages, size, (consumers, rule_ids, strict, limit), reporter)
     except BaseException:
         if own:

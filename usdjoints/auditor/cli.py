@@ -13,6 +13,8 @@ import sys
 from ..profiles import NAMES as CONSUMERS
 from .batch import STAGE_TIMEOUT
 
+MAX_JOBS = 1024  # local worker processes (--jobs): past this many, a cluster is the way (--scheduler)
+
 
 def register(subparsers) -> None:
     """Add the ``audit`` subcommand to the ``usdjoints`` parser."""
@@ -76,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not args.stages:
         raise UsageError("audit needs at least one STAGE (or --list-rules)")
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    if not 1 <= args.jobs <= MAX_JOBS:
+        raise UsageError(f"--jobs must be from 1 to {MAX_JOBS} (worker processes, each holding a stage)")
     if args.stage_timeout is not None and not args.stage_timeout >= 0:
         raise UsageError("--stage-timeout must be a number of seconds >= 0 (0: no limit)")
     if args.max_results is not None and args.max_results < 0:

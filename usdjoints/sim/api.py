@@ -493,10 +493,7 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     pm = _model(model)
     if integrator not in INTEGRATORS:
         raise UsageError(f"integrator must be one of {sorted(INTEGRATORS)}, got {integrator!r}")
-    if not (isinstance(dt, (int, float)) and math.isfinite(dt) and dt > 0):
-        raise UsageError(f"dt must be a positive number of seconds, got {dt!r}")
-    if not (math.isfinite(duration) and duration >= 0):
-        raise UsageError(f"duration must be a non-negative number of seconds, got {duration!r}")
+    check_timing(duration, dt)
     if not (math.isfinite(contact_time_constant) and contact_time_constant > 0):
         raise UsageError(f"contact_time_constant must be a positive number of seconds, got {contact_time_constant!r}")
     if int(n_envs) < 1 or int(record_every) < 1:
@@ -557,6 +554,17 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
 EXACT_FPS_MAX_VALUES = 50_000_000
 
 
+def check_timing(duration, dt) -> None:
+    """A positive finite step and a finite duration of at least zero, in seconds, whose step
+    count is a number (UsageError otherwise)."""
+    if not (isinstance(dt, (int, float)) and math.isfinite(dt) and dt > 0):
+        raise UsageError(f"dt must be a positive number of seconds, got {dt!r}")
+    if not (isinstance(duration, (int, float)) and math.isfinite(duration) and duration >= 0):
+        raise UsageError(f"duration must be a non-negative number of seconds, got {duration!r}")
+    if not math.isfinite(duration / dt):
+        raise UsageError(f"duration / dt is {duration / dt:g} steps: use a larger dt or a shorter duration")
+
+
 def recording_plan(fps: float, dt: float, duration: float, n_envs: int, values_per_state: int = 64):
     """(record_every, times or None) for a run recorded at ``fps`` samples per second: the
     requested times 0, 1/fps, ... and ``duration``. When those are whole numbers of steps the
@@ -564,6 +572,7 @@ def recording_plan(fps: float, dt: float, duration: float, n_envs: int, values_p
     :func:`usdjoints.sim.trajectory.resample` interpolates the exact times."""
     from .trajectory import sample_times
 
+    check_timing(duration, dt)
     if not fps:
         return 1, None
     if not (math.isfinite(fps) and fps > 0):
