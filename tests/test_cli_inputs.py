@@ -212,39 +212,6 @@ def test_fifo_as_value_clip_is_refused(tmp_path):
     assert "fifo.usda" in line and "FIFO" in line and "value clip" in line
 
 
-def _crate_of(text: str, path):
-    from pxr import Sdf
-
-    layer = Sdf.Layer.CreateAnonymous(".usda")
-    assert layer.ImportFromString(text)
-    assert layer.Export(str(path))
-    assert open(path, "rb").read(8) == b"PXR-USDC"
-    return path
-
-
-def test_fifo_as_value_clip_of_a_binary_layer_is_refused(tmp_path):
-    """In a binary layer the clips are found from the probe's full read of it (the layer's text
-    names them), then listed as in a text layer."""
-    os.mkfifo(tmp_path / "fifo.usda")
-    root = _crate_of(CLIPPED, tmp_path / "clipped.usdc")
-    for env in ({}, {"USDJOINTS_PROBE": "0"}):
-        line = one_line(run("walk", root, env=env))
-        assert "fifo.usda" in line and "FIFO" in line and "value clip" in line, (env, line)
-
-
-def test_the_probe_reports_the_binary_layers_that_name_no_clip(tmp_path):
-    """The probe's report: a crate naming no value clip is listed (this process then skips its
-    asset list); a crate naming one, or a text layer, is not."""
-    from usdjoints.walker import stage_io
-
-    plain = _crate_of(CLIPPED.replace("clips = {", "customData = {"), tmp_path / "plain.usdc")
-    (tmp_path / "fifo.usda").write_text("#usda 1.0\n")
-    clipped = _crate_of(CLIPPED, tmp_path / "clipped.usdc")
-    assert stage_io._probe(str(plain), str(plain)) == {os.path.realpath(plain)}
-    assert stage_io._probe(str(clipped), str(clipped)) == frozenset()
-    assert run("walk", plain).returncode == 0
-
-
 def test_empty_sublayer_path_is_read_as_openusd_reads_it(tmp_path):
     """An empty sublayer path (``@@``) raises in Sdf's path arithmetic; OpenUSD's own stage open
     ignores it, so the walk does too (oracle: Usd.Stage.Open on the same file)."""

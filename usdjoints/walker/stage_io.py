@@ -50,14 +50,13 @@ PROBE_MEMORY_PER_MB = 64.0
 _IN_PROBE = "USDJOINTS_IN_PROBE"
 
 
-def open_stage(stage_or_path: StageLike, *, probe: bool | None = None, exported: set | None = None):
+def open_stage(stage_or_path: StageLike, *, probe: bool | None = None):
     """Return a ``Usd.Stage`` for a path or pass an open stage through.
 
     A missing file, a file USD cannot read, a non-regular file among the stage's layers and a
     stage with composition errors raise :class:`InputError` naming the file. Prim-level problems
     are left to the walker's diagnostics. ``probe`` (default: on, unless ``USDJOINTS_PROBE=0``)
-    reads binary layers in a child process first [module doc]. ``exported`` is the probe's own:
-    see :func:`_open_layers`.
+    reads binary layers in a child process first [module doc].
     """
     ensure_physx_schemas()
     from pxr import Tf, Usd
@@ -71,7 +70,7 @@ def open_stage(stage_or_path: StageLike, *, probe: bool | None = None, exported:
     _raise_if_refused(path)
     visited: list[str] = []
     try:
-        layers = _open_layers(path, path, probe, visited, exported)
+        layers = _open_layers(path, path, probe, visited)
         try:
             with _captured_native_stderr():
                 stage = Usd.Stage.Open(layers[0], Usd.Stage.LoadAll)
@@ -179,20 +178,14 @@ def _head(path: str) -> bytes:
         os.close(fd)
 
 
-def _open_layers(root: str, shown: str, probe: bool, visited: list[str] | None = None,
-                 exported: set | None = None) -> list:
+def _open_layers(root: str, shown: str, probe: bool, visited: list[str] | None = None) -> list:
     """Open the root layer and every layer it composes, checking each file before USD reads it
-    (the files are appended to ``visited`` as they are reached).
-
-    A binary layer's value clips are found by listing its asset paths, which costs as much as
-    a fifth of reading the layer. The probe reads every field of it anyway (``exported``: the
-    probe's set of the layers it has read so): a layer whose text names no clip needs no list,
-    and the probe reports it, so that this process skips the list too."""
+    (the files are appended to ``visited`` as they are reached)."""
     visited = [] if visited is None else visited
     from pxr import Ar, Sdf, Tf
 
     resolver = Ar.GetResolver()
-    layers, seen, probed, plain = [], set(), not probe, frozenset()
+    layers, seen, probed = [], set(), not probe
     pending = [(root, None, "stage")]
     with Ar.ResolverContextBinder(resolver.CreateDefaultContextForAsset(root)):
         while pending:
@@ -204,9 +197,8 @@ def _open_layers(root: str, shown: str, probe: bool, visited: list[str] | None =
             seen.add(key)
             visited.append(outer)
             regular_input(outer, what, referrer)
-            head = _head(outer)
-            if not probed and head.startswith((CRATE_MAGIC, ZIP_MAGIC)):
-                plain = _probe(root, shown, outer)
+            if not probed and _head(outer).startswith((CRATE_MAGIC, ZIP_MAGIC)):
+                _probe(root, shown, outer)
                 probed = True
             try:
                 with _captured_native_stderr():
@@ -217,16 +209,7 @@ def _open_layers(root: str, shown: str, probe: bool, visited: list[str] | None =
                 raise InputError(shown if referrer is None else path, "USD cannot read this file"
                                  + (f" ({what} of {referrer})" if referrer else ""))
             layers.append(layer)
-            crate = head.startswith(CRATE_MAGIC) and outer == path
-            if crate and exported is not None:  # the probe: read the whole layer now
-                print(f"reading {outer}", flush=True)
-                exported.add(layer.identifier)
-                if "clip" in layer.ExportToString():  # unpacks every field and time sample
-                    _check_clip_assets(layer, outer, resolver)
-                else:
-                    print(f"{_PLAIN}{os.path.realpath(outer)}", flush=True)
-            elif not (crate and os.path.realpath(outer) in plain):
-                _check_clip_assets(layer, outer, resolver)
+            _check_clip_assets(layer, outer, resolver)
             for asset in layer.GetCompositionAssetDependencies():
                 resolved = _resolve_asset(resolver, layer, asset)
                 if not resolved:
@@ -273,13 +256,9 @@ def _check_clip_assets(layer, file: str, resolver) -> None:
 # ---------------------------------------------------------------------------------------------
 # binary layers: read them in a child first
 
-_PLAIN = "no clips in "  # the probe's line for a binary layer whose text names no value clip
-
-
-def _probe(root: str, shown: str, crate: str | None = None) -> frozenset:
+def _probe(root: str, shown: str, crate: str | None = None) -> None:
     """Open ``root`` and read every value of its layers in a child process; a crash or a hang
-    there becomes one :class:`InputError` line naming the layer being read. Returns the binary
-    layers (real paths) the child found to name no value clip."""
+    there becomes one :class:`InputError` line naming the layer being read."""
     # the limits grow with the root layer and the first binary layer found (often a referenced crate)
     size_mb = sum(os.path.getsize(f) for f in {os.path.realpath(root), os.path.realpath(crate or root)}) / 1e6
     cpu_seconds = max(1, math.ceil(_probe_setting("USDJOINTS_PROBE_TIMEOUT", PROBE_TIMEOUT)
@@ -307,7 +286,7 @@ def _probe(root: str, shown: str, crate: str | None = None) -> frozenset:
         progress.seek(0)
         lines = progress.read().decode("utf-8", "replace").splitlines()
     if code == 0:
-        return frozenset(line[len(_PLAIN):] for line in lines if line.startswith(_PLAIN))
+        return
     reading = [line[len("reading "):] for line in lines if line.startswith("reading ")]
     layer = reading[-1] if reading else root
     layer = shown if os.path.realpath(layer) == os.path.realpath(root) else layer
@@ -328,7 +307,6 @@ def _probe(root: str, shown: str, crate: str | None = None) -> frozenset:
         raise InputError(layer, f"OpenUSD crashed ({name}) reading this binary layer; the file is corrupt",
                          "re-export it from its source")
     # any other outcome (a bug of usdjoints in the child): this process opens it and reports it
-    return frozenset()
 
 
 def _probe_setting(name: str, default: float) -> float:
@@ -388,10 +366,9 @@ def _probe_main() -> None:
         _limit_memory(float(sys.argv[2]))
         _limit_cpu(float(sys.argv[3]))
     try:
-        exported: set = set()
-        stage = open_stage(path, probe=False, exported=exported)
+        stage = open_stage(path, probe=False)
         for layer in stage.GetUsedLayers():
-            if layer.anonymous or layer.identifier in exported:
+            if layer.anonymous:
                 continue
             print(f"reading {_file_of(layer)}", flush=True)
             layer.ExportToString()  # unpacks every field and time sample
