@@ -212,6 +212,20 @@ def test_fifo_as_value_clip_is_refused(tmp_path):
     assert "fifo.usda" in line and "FIFO" in line and "value clip" in line
 
 
+def test_fifo_as_value_clip_of_a_binary_layer_is_refused(tmp_path):
+    """A binary layer's clips are listed as a text layer's are, with the probe on and off."""
+    from pxr import Sdf
+
+    os.mkfifo(tmp_path / "fifo.usda")
+    layer = Sdf.Layer.CreateAnonymous(".usda")
+    assert layer.ImportFromString(CLIPPED)
+    root = tmp_path / "clipped.usdc"
+    assert layer.Export(str(root)) and root.read_bytes()[:8] == b"PXR-USDC"
+    for env in ({}, {"USDJOINTS_PROBE": "0"}):
+        line = one_line(run("walk", root, env=env))
+        assert "fifo.usda" in line and "FIFO" in line and "value clip" in line, (env, line)
+
+
 def test_empty_sublayer_path_is_read_as_openusd_reads_it(tmp_path):
     """An empty sublayer path (``@@``) raises in Sdf's path arithmetic; OpenUSD's own stage open
     ignores it, so the walk does too (oracle: Usd.Stage.Open on the same file)."""
