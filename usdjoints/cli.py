@@ -88,11 +88,10 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
     from .trajectory_io import write_npz, write_plot, write_usd_time_samples
     from .walker import walk
 
-    recording_plan(args.fps, args.dt, args.duration, args.envs)  # refuses bad numbers before any work
+    record_every, times = recording_plan(args.fps, args.dt, args.duration, args.envs)  # bad numbers: before any work
     description = walk(stage, consumer="usdjoints")
     model = build_model(description, stage, contact=args.contact)
     n_steps = int(round(args.duration / args.dt))
-    record_every, times = recording_plan(args.fps, args.dt, args.duration, args.envs)
     show = args.progress if args.progress is not None else (
         not args.quiet and sys.stderr.isatty() and n_steps * args.envs >= LONG_RUN_ENV_STEPS)
     # compile (or load) the kernels first, so the rate below times the stepping alone
