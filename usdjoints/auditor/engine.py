@@ -10,7 +10,8 @@ import os
 from typing import Iterable, Optional, Sequence, Union
 
 from ..profiles import NAMES as CONSUMERS, profile
-from ..errors import InputError
+from ..args import bool_arg, names_arg, path_arg
+from ..errors import InputError, UsageError
 from ..walker import paused_cycle_collection, unreadable_values_rejected, walk_many
 from ..walker.stage_io import open_stage
 from .findings import AuditReport, Finding, StageFailure, merge_reports
@@ -28,9 +29,10 @@ def audit(stage_or_paths, consumers: Optional[Iterable[str]] = None, strict: boo
     rules by id. ``strict`` makes warnings count toward :meth:`AuditReport.exit_code`. An
     unreadable input raises :class:`~usdjoints.errors.InputError`.
     """
+    strict = bool_arg(strict, "strict")
     chosen = resolve_consumers(consumers)
     selected = select_rules(rules)
-    if _is_stage(stage_or_paths) or isinstance(stage_or_paths, (str, os.PathLike)):
+    if _is_stage(stage_or_paths) or isinstance(stage_or_paths, (str, bytes, os.PathLike)):
         inputs = [stage_or_paths] if _is_stage(stage_or_paths) else expand_inputs([stage_or_paths])
     else:
         inputs = expand_inputs(stage_or_paths)
@@ -42,7 +44,7 @@ def resolve_consumers(consumers: Optional[Iterable[str]]) -> tuple[str, ...]:
     if not consumers:
         return CONSUMERS
     names = []
-    for name in consumers:
+    for name in names_arg(consumers, "consumers"):
         profile(name)  # raises UsageError for an unknown name
         if name not in names:
             names.append(name)
@@ -93,8 +95,10 @@ def expand_inputs(items: Iterable[Union[str, os.PathLike]]) -> list[str]:
     A directory without USD files, or a pattern matching nothing, is an :class:`InputError`.
     """
     paths: list[str] = []
+    if isinstance(items, (str, bytes, os.PathLike)) or not hasattr(items, "__iter__"):
+        raise UsageError(f"expected a list of stage paths, got {type(items).__name__}")
     for item in items:
-        text = os.fspath(item)
+        text = path_arg(item, "stage")
         if os.path.isdir(text):
             found = sorted(os.path.join(root, f) for root, _, files in os.walk(text) for f in files
                            if f.lower().endswith(USD_EXTENSIONS))

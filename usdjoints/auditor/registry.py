@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
+from ..args import names_arg
 from ..errors import UsageError
 from . import (rules_articulations, rules_bodies, rules_couplings, rules_defaults, rules_instances, rules_limits,
                rules_mass, rules_newton, rules_stock, rules_units, rules_values)
@@ -26,9 +27,10 @@ def select_rules(ids: Optional[Iterable[str]] = None) -> tuple[Rule, ...]:
     unknown id is a usage error."""
     if ids is None:
         return tuple(cls() for cls in ALL_RULE_CLASSES)
+    ids = names_arg(ids, "rules")
     chosen = []
     for rule_id in ids:
-        cls = RULES_BY_ID.get(rule_id)
+        cls = RULES_BY_ID.get(rule_id) if isinstance(rule_id, str) else None
         if cls is None:
             raise UsageError(f"unknown rule {rule_id!r}: `usdjoints audit --list-rules` lists them")
         chosen.append(cls())

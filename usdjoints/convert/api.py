@@ -8,7 +8,8 @@ from typing import Mapping, Sequence
 from ..errors import InputError, UsageError
 from .ir import MeshRef, RobotIR
 from .report import ConversionReport
-from ..outputs import regular_input
+from ..args import bool_arg, path_arg
+from ..outputs import Output, regular_input
 
 URDF_EXTENSIONS = (".urdf",)
 SDFORMAT_EXTENSIONS = (".sdf", ".world")
@@ -52,6 +53,8 @@ def convert_file(input_path: str | os.PathLike, output_path: str | os.PathLike, 
     """
     from .usd_writer import write_usd
 
+    input_path, packages, resource_paths = _checked_inputs(input_path, packages, resource_paths)
+    floating_base, strict, confine = _checked_flags(floating_base, strict, confine)
     output_path = _checked_output(input_path, output_path)
     robot = read_robot(input_path, packages=packages, resource_paths=resource_paths, confine=confine)
     _check_output_not_read(robot, output_path)
@@ -66,6 +69,8 @@ def convert_urdf(input_path: str | os.PathLike, output_path: str | os.PathLike, 
     from .urdf import read_urdf
     from .usd_writer import write_usd
 
+    input_path, packages, resource_paths = _checked_inputs(input_path, packages, resource_paths)
+    floating_base, strict, confine = _checked_flags(floating_base, strict, confine)
     output_path = _checked_output(input_path, output_path)
     robot = read_urdf(input_path, packages=packages, resource_paths=resource_paths, confine=confine)
     _check_output_not_read(robot, output_path)
@@ -80,10 +85,36 @@ def convert_sdformat(input_path: str | os.PathLike, output_path: str | os.PathLi
     from .sdformat import read_sdformat
     from .usd_writer import write_usd
 
+    input_path, _, resource_paths = _checked_inputs(input_path, None, resource_paths)
+    floating_base, strict, confine = _checked_flags(floating_base, strict, confine)
     output_path = _checked_output(input_path, output_path)
     robot = read_sdformat(str(input_path), resource_paths=list(resource_paths or ()), confine=confine)
     _check_output_not_read(robot, output_path)
     return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
+
+
+def _checked_inputs(input_path, packages, resource_paths):
+    """The input path, ``packages`` and ``resource_paths`` as str paths (UsageError for other types)."""
+    input_path = path_arg(input_path, "input_path")
+    if packages is not None:
+        if not isinstance(packages, Mapping):
+            raise UsageError(f"packages must map package names to directories, got {type(packages).__name__}")
+        for name in packages:
+            if not isinstance(name, str):
+                raise UsageError(f"packages: a package name must be a str, got {type(name).__name__} {name!r}")
+        packages = {name: path_arg(folder, f"packages[{name!r}]") for name, folder in packages.items()}
+    if resource_paths is not None:
+        if isinstance(resource_paths, (str, bytes, os.PathLike)) or not hasattr(resource_paths, "__iter__"):
+            raise UsageError(f"resource_paths must be a list of directories, got {type(resource_paths).__name__}")
+        resource_paths = [path_arg(folder, "resource_paths") for folder in resource_paths]
+    return input_path, packages, resource_paths
+
+
+def _checked_flags(floating_base, strict, confine):
+    """``floating_base`` None, True or False; ``strict`` and ``confine`` True or False."""
+    if floating_base is not None:
+        floating_base = bool_arg(floating_base, "floating_base (or None)")
+    return floating_base, bool_arg(strict, "strict"), bool_arg(confine, "confine")
 
 
 def _checked_output(input_path, output_path):
@@ -91,6 +122,8 @@ def _checked_output(input_path, output_path):
     directory or socket, its folder must exist (see :mod:`usdjoints.outputs`)."""
     from ..outputs import check_output
 
+    if not isinstance(output_path, Output):
+        output_path = path_arg(output_path, "output_path")
     regular_input(input_path, "robot file")  # a FIFO or device would block the XML reader
     return check_output(output_path, "-o", inputs=[input_path])
 

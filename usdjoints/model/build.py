@@ -19,6 +19,7 @@ from typing import Optional
 import numpy as np
 
 from .. import units
+from ..args import bool_arg
 from ..descriptors import Diagnostic, JointDesc, StageDescription
 from ..errors import InputError, UnsupportedFeature
 from .builder import Drive, ModelBuilder
@@ -44,6 +45,7 @@ def load_model(stage_or_path, *, contact: bool = True) -> "ArticulatedModel":  #
     from ..walker import walk
     from ..walker.stage_io import open_stage
 
+    contact = bool_arg(contact, "contact")
     stage = open_stage(stage_or_path)
     return build_model(walk(stage, consumer="usdjoints"), contact=contact)
 

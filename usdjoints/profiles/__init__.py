@@ -95,7 +95,7 @@ PROFILES = _Profiles()
 
 def profile(name: str):
     """The profile of consumer ``name``; an unknown name is a usage error naming the choices."""
-    if name not in _MODULES:
+    if not isinstance(name, str) or name not in _MODULES:
         from ..errors import UsageError
 
         raise UsageError(f"unknown consumer {name!r}: choose one of {', '.join(NAMES)}")

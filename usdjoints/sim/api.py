@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from ..args import bool_arg, float_array_arg, is_real, real_arg, whole_arg
 from ..errors import SimulationError, UsageError
 from ..model.articulated import ArticulatedModel
 from ..model.articulated import FREE, PRISMATIC
@@ -33,7 +34,7 @@ DIVERGENCE_FACTOR = 10.0
 
 
 def _state(name: str, value, size: int) -> np.ndarray:
-    array = np.ascontiguousarray(np.asarray(value, dtype=np.float64))
+    array = np.ascontiguousarray(float_array_arg(value, name))
     if not array.flags.writeable:  # numba compiles a read-only array as another type
         array = array.copy()
     if array.shape != (size,):
@@ -114,6 +115,7 @@ def forward_dynamics(model: ArticulatedModel, q, qd, tau, *, constrained: bool =
     from .kernels.aba import aba
 
     pm = _model(model)
+    constrained = bool_arg(constrained, "constrained")
     q = _state("q", q, pm.nq)
     qd = _state("qd", qd, pm.nv)
     tau = _state("tau", tau, pm.nv)
@@ -226,12 +228,12 @@ def integrate_configuration(model: ArticulatedModel, q, v, dt: float) -> np.ndar
     q = _state("q", q, pm.nq)
     v = _state("v", v, pm.nv)
     out = np.empty(pm.nq)
-    integrate_kernel(pm.link_table, q, v, float(dt), out)
+    integrate_kernel(pm.link_table, q, v, real_arg(dt, "dt"), out)
     return out
 
 
 def _batch(name: str, value, default: np.ndarray, n_envs: int) -> np.ndarray:
-    array = default if value is None else np.asarray(value, dtype=np.float64)
+    array = default if value is None else float_array_arg(value, name)
     size = default.shape[0]
     if array.ndim == 1:
         array = _state(name, array, size)
@@ -491,14 +493,16 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     from .kernels.integrate import simulate_envs
 
     pm = _model(model)
-    if integrator not in INTEGRATORS:
+    if not (isinstance(integrator, str) and integrator in INTEGRATORS):
         raise UsageError(f"integrator must be one of {sorted(INTEGRATORS)}, got {integrator!r}")
     check_timing(duration, dt)
+    duration, dt = float(duration), float(dt)
+    contact_time_constant = real_arg(contact_time_constant, "contact_time_constant")
     if not (math.isfinite(contact_time_constant) and contact_time_constant > 0):
         raise UsageError(f"contact_time_constant must be a positive number of seconds, got {contact_time_constant!r}")
-    if int(n_envs) < 1 or int(record_every) < 1:
-        raise UsageError("n_envs and record_every must be at least 1")
-    n_envs, record_every = int(n_envs), int(record_every)
+    n_envs, record_every = whole_arg(n_envs, "n_envs"), whole_arg(record_every, "record_every")
+    if progress is not None and not callable(progress):
+        raise UsageError(f"progress must be a callable taking the fraction done, or None, got {type(progress).__name__}")
     n_steps = int(round(duration / dt))
     T = n_steps // record_every + 1
     _require_memory(model, pm, n_envs, T)
@@ -557,9 +561,9 @@ EXACT_FPS_MAX_VALUES = 50_000_000
 def check_timing(duration, dt) -> None:
     """A positive finite step and a finite duration of at least zero, in seconds, whose step
     count is a number (UsageError otherwise)."""
-    if not (isinstance(dt, (int, float)) and math.isfinite(dt) and dt > 0):
+    if not (is_real(dt) and math.isfinite(dt) and dt > 0):
         raise UsageError(f"dt must be a positive number of seconds, got {dt!r}")
-    if not (isinstance(duration, (int, float)) and math.isfinite(duration) and duration >= 0):
+    if not (is_real(duration) and math.isfinite(duration) and duration >= 0):
         raise UsageError(f"duration must be a non-negative number of seconds, got {duration!r}")
     if not math.isfinite(duration / dt):
         raise UsageError(f"duration / dt is {duration / dt:g} steps: use a larger dt or a shorter duration")
@@ -575,7 +579,7 @@ def recording_plan(fps: float, dt: float, duration: float, n_envs: int, values_p
     check_timing(duration, dt)
     if not fps:
         return 1, None
-    if not (math.isfinite(fps) and fps > 0):
+    if not (is_real(fps) and math.isfinite(fps) and fps > 0):
         raise UsageError(f"--fps must be a positive number of samples per second (or 0), got {fps!r}")
     n_steps = int(round(duration / dt))
     samples = duration * fps

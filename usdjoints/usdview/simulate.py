@@ -65,7 +65,11 @@ def write_trajectory(stage, trajectory, layer=None, start_time_code: Optional[fl
 
     from ..walker import walk
 
+    from ..sim.trajectory import Trajectory
+
     edit = edit_layer(stage, layer)
+    if not isinstance(trajectory, Trajectory):
+        raise UsageError(f"expected a Trajectory (usdjoints.simulate's result), got {type(trajectory).__name__}")
     if trajectory.n_envs != 1:
         raise UsageError(f"write one environment at a time; this trajectory has {trajectory.n_envs}")
     description = walk(stage, "usdjoints")

@@ -38,9 +38,10 @@ def walk(stage: StageLike, consumer: str = "ovphysx") -> StageDescription:
 
 def walk_many(stage: StageLike, consumers: Iterable[str]) -> dict[str, StageDescription]:
     """Each consumer's reading of ``stage``, from one scan of it (the auditor's way in)."""
-    consumers = tuple(dict.fromkeys(consumers))
+    consumers = list(consumers)
     for consumer in consumers:
-        profile(consumer)  # validates the name
+        profile(consumer)  # validates the name (and that it is one)
+    consumers = tuple(dict.fromkeys(consumers))
     stage = open_stage(stage)
     with paused_cycle_collection(), unreadable_values_rejected(stage):
         scan = scan_stage(stage)

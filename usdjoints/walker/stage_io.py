@@ -28,6 +28,7 @@ import tempfile
 from typing import Union
 
 from .._schemas import ensure_physx_schemas
+from ..args import path_arg
 from ..errors import InputError
 from ..outputs import regular_input
 
@@ -63,7 +64,7 @@ def open_stage(stage_or_path: StageLike, *, probe: bool | None = None):
 
     if isinstance(stage_or_path, Usd.Stage):
         return stage_or_path
-    path = os.fspath(stage_or_path)
+    path = path_arg(stage_or_path, "stage")
     _check_root(path)
     if probe is None:
         probe = os.environ.get("USDJOINTS_PROBE", "1") != "0" and not os.environ.get(_IN_PROBE)
