@@ -95,3 +95,32 @@ def test_physx_holds_the_gearbox_ratio(tmp_path, name, hinge_sign):
     # hinge_out's own angle is hinge_sign x theta_out
     assert coupling["rate_ratio"] * hinge_sign == pytest.approx(-2.0, rel=RATE_TOL)
     assert coupling["mean_rate_ratio"] * hinge_sign == pytest.approx(-2.0, rel=1e-3)
+
+
+def _gear_ratio_of(tmp_path, ratio_text: str, name: str) -> float:
+    text = (FIXTURES / "gearbox_flipped_hinge.sdf").read_text()
+    source = tmp_path / f"{name}.sdf"
+    source.write_text(text.replace("<gearbox_ratio>2</gearbox_ratio>", f"<gearbox_ratio>{ratio_text}</gearbox_ratio>"))
+    out = tmp_path / f"{name}.usda"
+    convert_sdformat(source, out)
+    stage = Usd.Stage.Open(str(out))
+    gears = [p for p in stage.Traverse() if p.GetTypeName() == "PhysxPhysicsGearJoint"]
+    assert len(gears) == 1
+    return gears[0].GetAttribute("physics:gearRatio").Get()
+
+
+@pytest.mark.parametrize("ratio, accepted", [("3.5", 3.5), (" -0.5 ", -0.5), ("1e1", 10.0), ("", 1.0), ("0x10", None),
+                                             ("two", None), ("2 3", None), ("inf", None), ("nan", None)])
+def test_gearbox_ratio_text(tmp_path, ratio, accepted):
+    """libsdformat reads <gearbox_ratio> as a double (empty: its default, 1): text that is no
+    number, or no finite one, is an InputError at its line, never a ValueError; a number scales
+    the gear as the fixture's ratio 2 does (the flipped hinge's sign kept)."""
+    from usdjoints.errors import InputError
+
+    if accepted is None:
+        with pytest.raises(InputError, match=r"gear\.sdf:\d+: .*gearbox_ratio"):
+            _gear_ratio_of(tmp_path, ratio, "gear")
+        assert not (tmp_path / "gear.usda").exists()
+        return
+    two = _gear_ratio_of(tmp_path, "2", "two")
+    assert _gear_ratio_of(tmp_path, ratio, "gear") == pytest.approx(two * accepted / 2.0)

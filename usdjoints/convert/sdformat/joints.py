@@ -134,8 +134,10 @@ def read_joint(graph: FrameGraph, d: Decl, name: str, prefix: str, X_root_scope:
     if joint_type is ir.JointType.SCREW:
         thread_pitch = screw_thread_pitch_m_per_rad(d)
     if joint_type is ir.JointType.GEARBOX:
-        ratio = child_text(d.element, "gearbox_ratio")
-        gearbox_ratio = 1.0 if ratio is None else float(ratio)
+        gearbox_ratio = _number(d.element, "gearbox_ratio", 1.0)
+        if not math.isfinite(gearbox_ratio):
+            raise InputError(where(d.element.find("gearbox_ratio")),
+                             f"<gearbox_ratio> of joint '{d.name}' is {gearbox_ratio}: a gear ratio is a finite number")
         custom["sdformat:gearbox_ratio"] = gearbox_ratio
         reference = child_text(d.element, "gearbox_reference_body")
         if reference is None or reference == "__default__":
