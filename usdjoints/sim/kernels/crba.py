@@ -1,7 +1,7 @@
 """Composite-rigid-body algorithm and the tree-sparse LTDL factorisation of the mass matrix."""
 from __future__ import annotations
 
-from . import FMA, njit
+from . import FMA, INTERNAL, njit
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
 from .spatial import rigid_inertia_add, rigid_inertia_times
@@ -68,7 +68,7 @@ def crba(link_table, S, I6, E, r, armature, Ic_work, M_out):
         M_out[k, k] += armature[k]
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, forceinline=True)
 def ltdl_factor(dof_parent, H):
     """In place, H = L^T D L with L unit lower-triangular following the tree (dof_parent [nv]):
     afterwards the strict lower triangle of H holds L and its diagonal holds D."""
@@ -85,19 +85,44 @@ def ltdl_factor(dof_parent, H):
             i = dof_parent[i]
 
 
-@njit(cache=True, fastmath=FMA)
+@njit(cache=True, fastmath=FMA, forceinline=True)
 def ltdl_solve(dof_parent, LD, x):
     """In place, x <- H^-1 x from the factor ltdl_factor left in LD."""
     nv = LD.shape[0]
-    for i in range(nv - 1, -1, -1):
+    for i in range(nv - 1, -1, -1):  # x <- L^-T x
+        xi = x[i]
         j = dof_parent[i]
         while j >= 0:
-            x[j] -= LD[i, j] * x[i]
+            x[j] -= LD[i, j] * xi
             j = dof_parent[j]
-    for i in range(nv):
-        x[i] /= LD[i, i]
-    for i in range(nv):
+    _ltdl_forward(dof_parent, LD, x)
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def ltdl_unit_solve(dof_parent, LD, k, x):
+    """x <- H^-1 e_k (column k of H^-1) from the factor ltdl_factor left in LD: ltdl_solve on
+    the unit vector, whose L^-T pass touches only k and its ancestors."""
+    for d in range(x.shape[0]):
+        x[d] = 0.0
+    x[k] = 1.0
+    i = k
+    while i >= 0:
+        xi = x[i]
         j = dof_parent[i]
         while j >= 0:
-            x[i] -= LD[i, j] * x[j]
+            x[j] -= LD[i, j] * xi
             j = dof_parent[j]
+        i = dof_parent[i]
+    _ltdl_forward(dof_parent, LD, x)
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def _ltdl_forward(dof_parent, LD, x):
+    """x <- L^-1 D^-1 x, each entry summed in a register (x[j] of the ancestors is final)."""
+    for i in range(LD.shape[0]):
+        s = x[i] / LD[i, i]
+        j = dof_parent[i]
+        while j >= 0:
+            s -= LD[i, j] * x[j]
+            j = dof_parent[j]
+        x[i] = s

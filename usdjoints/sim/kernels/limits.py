@@ -31,6 +31,7 @@ import math
 
 from . import FMA, INTERNAL, njit
 from .constraints import project_out
+from .crba import ltdl_unit_solve
 from .jcalc import FREE, PRISMATIC, REVOLUTE, SPHERICAL
 from .layout import (
     DOF_LIMIT_STIFFNESS, DOF_LOWER, DOF_Q_INDEX, DOF_UPPER, DOF_VELOCITY_LIMIT, LINK_PARENT,
@@ -44,7 +45,7 @@ PASS_SLACK = 8
 FEASIBILITY_TOLERANCE = 1e-12  # relative: a velocity this close to its bound is on it
 
 
-@njit(cache=True, fastmath=FMA, **INTERNAL)
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def _violation(value, lo, hi):
     """How far value lies outside [lo, hi] beyond round-off (0 inside): > 0 below, < 0 above."""
     tol = FEASIBILITY_TOLERANCE * (abs(value) + min(abs(lo), abs(hi)) + 1e-9)
@@ -154,32 +155,16 @@ def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, 
             v[d] += column[d] * lam[a]
 
 
-@njit(cache=True, fastmath=FMA, **INTERNAL)
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def _column(dof_parent, LD, k, x, G, Y, A_eq, m_eq, lam_eq):
-    """x <- H^-1 e_k from the factor crba.ltdl_factor left in LD (its ltdl_solve, with the
-    zeros of e_k below k skipped), projected onto the m_eq equality rows G x = 0."""
-    nv = LD.shape[0]
-    for d in range(nv):
-        x[d] = 0.0
-    x[k] = 1.0
-    for i in range(k, -1, -1):
-        if x[i] != 0.0:
-            j = dof_parent[i]
-            while j >= 0:
-                x[j] -= LD[i, j] * x[i]
-                j = dof_parent[j]
-    for i in range(nv):
-        x[i] /= LD[i, i]
-    for i in range(nv):
-        j = dof_parent[i]
-        while j >= 0:
-            x[i] -= LD[i, j] * x[j]
-            j = dof_parent[j]
+    """x <- H^-1 e_k from the factor crba.ltdl_factor left in LD, projected onto the m_eq
+    equality rows G x = 0."""
+    ltdl_unit_solve(dof_parent, LD, k, x)
     if m_eq > 0:
         project_out(G, Y, A_eq, m_eq, x, lam_eq)
 
 
-@njit(cache=True, fastmath=FMA, **INTERNAL)
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def _cholesky_solve(A, n, b):
     """b[:n] <- A[:n, :n]^-1 b[:n] for a symmetric positive definite A (overwritten by its
     factor). A pivot lost to round-off (rows of H^-1 nearly dependent) leaves its row's impulse
