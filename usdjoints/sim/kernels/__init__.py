@@ -7,6 +7,18 @@ imports numba; nothing outside usdjoints.sim does."""
 # so the divergence checks still see every non-finite value.
 FMA = {"contract"}
 
+# Reference counts. numba counts the references to every array a kernel holds with an atomic
+# increment and decrement (each a call) unless its reference-count pruning pass removes the pair.
+# The pass gives up on a whole function when it meets some constructs, and then every array
+# argument costs its two atomic calls on each call of the kernel: 176 of each in a step of the
+# panda arm, about a third of the step. What made it give up here, each found on the compiled
+# code: a division that may raise ZeroDivisionError (hence error_model="numpy": a division by
+# zero gives inf or nan, which the divergence checks report), `int(k) & 3` on an integer
+# (trig.sin_cos), two long loop nests in one function (world_dynamics splits its passes), and a
+# call inside a loop that is not inlined (the limit solve's helpers are forceinline).
+# `python benchmarks/sim_refcounts.py` counts them per step.
+ERROR_MODEL = "numpy"
+
 # Options of a kernel that only other kernels call: numba compiles no Python (and no C)
 # entry point for it. Each entry point is code of its own, compiled with the kernel and again in
 # every kernel that calls it (a third of the compile of a kernel taking 25 arrays); calling such
@@ -21,7 +33,7 @@ def njit(**options):
     numba is imported here, at the decoration of the first kernel, so this package stays light."""
     import numba
 
-    compile_ = numba.njit(**options)
+    compile_ = numba.njit(error_model=ERROR_MODEL, **options)
 
     def decorate(function):
         dispatcher = compile_(function)

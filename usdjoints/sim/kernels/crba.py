@@ -68,7 +68,7 @@ def crba(link_table, S, I6, E, r, armature, Ic_work, M_out):
         M_out[k, k] += armature[k]
 
 
-@njit(cache=True, fastmath=FMA, forceinline=True)
+@njit(cache=True, fastmath=FMA)
 def ltdl_factor(dof_parent, H):
     """In place, H = L^T D L with L unit lower-triangular following the tree (dof_parent [nv]):
     afterwards the strict lower triangle of H holds L and its diagonal holds D."""
@@ -85,7 +85,7 @@ def ltdl_factor(dof_parent, H):
             i = dof_parent[i]
 
 
-@njit(cache=True, fastmath=FMA, forceinline=True)
+@njit(cache=True, fastmath=FMA)
 def ltdl_solve(dof_parent, LD, x):
     """In place, x <- H^-1 x from the factor ltdl_factor left in LD."""
     nv = LD.shape[0]

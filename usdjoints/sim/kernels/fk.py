@@ -52,28 +52,40 @@ def link_transforms_inline(link_table, link_axis, R_parent_joint, p_parent_joint
                 for b in range(3):
                     E_out[i, a, b] = revolute_basis[i, 0, a, b]
             continue
-        Rpj = R_parent_joint[i]
-        Rjc = R_joint_child[i]
-        pjc = p_joint_child[i]
-        joint_motion_pose(kind, link_axis[i], q, link_table[i, LINK_Q_START], R_J_work, p_J_work)
-        # pose of the link in its parent: T_pj * T_J * T_jc
+        general_link_transform(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
+                               p_joint_child, q, i, R_J_work, p_J_work, E_out, r_out)
+
+
+# A kernel of its own: beside the loop above, numba's reference-count pruning would give up on
+# link_transforms_inline, and each of its arrays would then cost an atomic count on every call.
+@njit(cache=True, fastmath=FMA, **INTERNAL)
+def general_link_transform(link_table, link_axis, R_parent_joint, p_parent_joint, R_joint_child,
+                           p_joint_child, q, i, R_J_work, p_J_work, E_out, r_out):
+    """E_out[i], r_out[i] of a spherical or free link (any primitive): the pose of the link in
+    its parent, T_pj * T_J(q) * T_jc."""
+    joint_motion_pose(link_table[i, LINK_TYPE], link_axis, i, q, link_table[i, LINK_Q_START],
+                      R_J_work, p_J_work)
+    for a in range(3):
+        t = p_J_work[a]
+        for k in range(3):
+            t += R_J_work[a, k] * p_joint_child[i, k]
+        p_J_work[a] = t  # reused as the child origin in the joint frame
+    for a in range(3):
+        s = p_parent_joint[i, a]
+        for k in range(3):
+            s += R_parent_joint[i, a, k] * p_J_work[k]
+        r_out[i, a] = s
+    # R_J Rjc, one column at a time, then Rpj times it: 54 products instead of 243
+    for b in range(3):
+        t0 = (R_J_work[0, 0] * R_joint_child[i, 0, b] + R_J_work[0, 1] * R_joint_child[i, 1, b]
+              + R_J_work[0, 2] * R_joint_child[i, 2, b])
+        t1 = (R_J_work[1, 0] * R_joint_child[i, 0, b] + R_J_work[1, 1] * R_joint_child[i, 1, b]
+              + R_J_work[1, 2] * R_joint_child[i, 2, b])
+        t2 = (R_J_work[2, 0] * R_joint_child[i, 0, b] + R_J_work[2, 1] * R_joint_child[i, 1, b]
+              + R_J_work[2, 2] * R_joint_child[i, 2, b])
         for a in range(3):
-            t = p_J_work[a]
-            for k in range(3):
-                t += R_J_work[a, k] * pjc[k]
-            p_J_work[a] = t  # reused as the child origin in the joint frame
-        for a in range(3):
-            s = p_parent_joint[i, a]
-            for k in range(3):
-                s += Rpj[a, k] * p_J_work[k]
-            r_out[i, a] = s
-        # R_J Rjc, one column at a time, then Rpj times it: 54 products instead of 243
-        for b in range(3):
-            t0 = R_J_work[0, 0] * Rjc[0, b] + R_J_work[0, 1] * Rjc[1, b] + R_J_work[0, 2] * Rjc[2, b]
-            t1 = R_J_work[1, 0] * Rjc[0, b] + R_J_work[1, 1] * Rjc[1, b] + R_J_work[1, 2] * Rjc[2, b]
-            t2 = R_J_work[2, 0] * Rjc[0, b] + R_J_work[2, 1] * Rjc[1, b] + R_J_work[2, 2] * Rjc[2, b]
-            for a in range(3):
-                E_out[i, b, a] = Rpj[a, 0] * t0 + Rpj[a, 1] * t1 + Rpj[a, 2] * t2  # transposed
+            E_out[i, b, a] = (R_parent_joint[i, a, 0] * t0 + R_parent_joint[i, a, 1] * t1
+                              + R_parent_joint[i, a, 2] * t2)  # transposed
 
 
 @njit(cache=True, fastmath=FMA)

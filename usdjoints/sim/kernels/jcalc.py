@@ -89,12 +89,11 @@ def rotation_to_quat(R, quat_out):
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def axis_angle_rotation(a, angle, R_out):
-    """Rodrigues' formula for a unit axis a [rad]."""
+def axis_angle_rotation(x, y, z, angle, R_out):
+    """Rodrigues' formula for the unit axis (x, y, z) [rad]."""
     c = math.cos(angle)
     s = math.sin(angle)
     t = 1.0 - c
-    x, y, z = a[0], a[1], a[2]
     R_out[0, 0] = t * x * x + c
     R_out[0, 1] = t * x * y - s * z
     R_out[0, 2] = t * x * z + s * y
@@ -107,10 +106,11 @@ def axis_angle_rotation(a, angle, R_out):
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def joint_motion_pose(kind, axis, q, q_start, R_out, p_out):
-    """Pose of the moving frame in the joint frame for configuration q[q_start:]."""
+def joint_motion_pose(kind, link_axis, i, q, q_start, R_out, p_out):
+    """Pose of the moving frame in the joint frame for configuration q[q_start:]; link_axis[i]
+    is the joint's unit axis (indexed in place: a view would cost a reference count)."""
     if kind == REVOLUTE:
-        axis_angle_rotation(axis, q[q_start], R_out)
+        axis_angle_rotation(link_axis[i, 0], link_axis[i, 1], link_axis[i, 2], q[q_start], R_out)
         p_out[0] = 0.0
         p_out[1] = 0.0
         p_out[2] = 0.0
@@ -118,7 +118,7 @@ def joint_motion_pose(kind, axis, q, q_start, R_out, p_out):
         for a in range(3):
             for b in range(3):
                 R_out[a, b] = 1.0 if a == b else 0.0
-            p_out[a] = axis[a] * q[q_start]
+            p_out[a] = link_axis[i, a] * q[q_start]
     elif kind == SPHERICAL:
         quat_to_rotation(q[q_start], q[q_start + 1], q[q_start + 2], q[q_start + 3], R_out)
         p_out[0] = 0.0

@@ -50,8 +50,21 @@ def bias_and_mass_inline(link_table, S, I6, E, r, gravity, armature, qd, R_work,
     and M[k, j] for each dof k and every dof j above it on its path to the root (j < k). Every
     other entry of M is zero for a tree and is left untouched.
     """
+    forward_pass(link_table, S, I6, E, r, gravity, qd, R_work, p_work, s_work, vaf_work,
+                 inertia_work)
+    backward_pass(link_table, armature, s_work, vaf_work, inertia_work, bias_out, M_out)
+
+
+# The two passes are kernels of their own: numba's reference-count pruning gives up on a
+# function holding both loops, and each of its array arguments would then cost an atomic
+# increment and decrement on every call.
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def forward_pass(link_table, S, I6, E, r, gravity, qd, R_work, p_work, s_work, vaf_work,
+                 inertia_work):
+    """Root to leaves: each link's rotation and origin (R_work, p_work), its inertia
+    (inertia_work) and subspace columns (s_work) in world-aligned coordinates, and its velocity,
+    acceleration (qdd = 0, gravity as the world accelerating up) and force (vaf_work)."""
     nlink = link_table.shape[0]
-    nv = M_out.shape[0]
     for i in range(nlink):
         parent = link_table[i, LINK_PARENT]
         # the link's rotation R (link -> world) and origin p relative to its tree's root link;
@@ -182,6 +195,14 @@ def bias_and_mass_inline(link_table, S, I6, E, r, gravity, armature, qd, R_work,
         vaf_work[1, i, 3], vaf_work[1, i, 4], vaf_work[1, i, 5] = a3, a4, a5
         vaf_work[2, i, 0], vaf_work[2, i, 1], vaf_work[2, i, 2] = f0, f1, f2
         vaf_work[2, i, 3], vaf_work[2, i, 4], vaf_work[2, i, 5] = f3, f4, f5
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def backward_pass(link_table, armature, s_work, vaf_work, inertia_work, bias_out, M_out):
+    """Leaves to root: the bias forces (bias_out) and the mass-matrix rows (M_out) from the
+    forces and inertias that forward_pass left, each added into its parent's."""
+    nlink = link_table.shape[0]
+    nv = M_out.shape[0]
     for i in range(nlink - 1, -1, -1):
         parent = link_table[i, LINK_PARENT]
         n = primitive_nv(link_table[i, LINK_TYPE])
