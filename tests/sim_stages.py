@@ -185,8 +185,8 @@ BAD_HEADER = """#usda 1.0
 """
 
 
-def bad_no_bodies() -> str:
-    """Nothing to simulate: no rigid body."""
+def no_bodies() -> str:
+    """No rigid body: nothing moves (PhysX steps it all the same)."""
     return BAD_HEADER + """
 def Xform "World"
 {
@@ -237,7 +237,7 @@ def Xform "World"
 
 STAGES = {builder.__name__: builder for builder in (
     pendulum_120deg, double_pendulum, damped_oscillator, free_body, spinning_top, position_drive_step,
-    soft_limit, bad_no_bodies, massless_body, bad_unsupported_joint)}
+    soft_limit, no_bodies, massless_body, bad_unsupported_joint)}
 
 
 def path(name: str) -> Path:

@@ -91,6 +91,9 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
     record_every, times = recording_plan(args.fps, args.dt, args.duration, args.envs)  # bad numbers: before any work
     description = walk(stage, consumer="usdjoints")
     model = build_model(description, stage, contact=args.contact)
+    for diagnostic in model.diagnostics:  # what the model made of the stage (PhysX's rules)
+        if diagnostic.severity == "warning":
+            _note(args, f"usdjoints: warning: {diagnostic.prim}: {diagnostic.message}")
     n_steps = int(round(args.duration / args.dt))
     show = args.progress if args.progress is not None else (
         not args.quiet and sys.stderr.isatty() and n_steps * args.envs >= LONG_RUN_ENV_STEPS)

@@ -136,6 +136,8 @@ def write_plot(trajectory, path) -> None:
     legend beside its panel; colours from a 20-colour cycle, then repeated with another dash."""
     plt = plot_backend()
     panels = _plot_panels(trajectory)
+    if not panels:  # no coordinate at all (a stage with nothing dynamic): one empty panel
+        panels = [("no joint coordinates: nothing moves", "", [])]
     figure, axes = plt.subplots(len(panels), 1, figsize=(10, 1.5 + 2.5 * len(panels)), sharex=True,
                                 squeeze=False)
     colours = plt.get_cmap("tab20").colors
@@ -145,7 +147,8 @@ def write_plot(trajectory, path) -> None:
                       linestyle=("-", "--", ":")[(n // 20) % 3])
         axis.set_title(title, fontsize="small")
         axis.set_ylabel(ylabel)
-        axis.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+        if lines:
+            axis.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     axes[-1, 0].set_xlabel("t [s]")
     figure.tight_layout()
     try:

@@ -75,12 +75,6 @@ def _assert_rejected(code, err, out, *names):
     assert not out.exists()
 
 
-def test_stage_without_bodies(tmp_path, capsys):
-    """A stage with no rigid body has nothing to simulate: exit 2, naming the stage file."""
-    code, err, out, stage = _run(tmp_path, capsys, "bad_no_bodies")
-    _assert_rejected(code, err, out, str(stage), "rigid bod")
-
-
 def test_massless_dynamic_body_simulates_as_physx(tmp_path, capsys):
     """A dynamic body with no mass and no collider is not refused: PhysX simulates it (with its
     default mass, tests/sim/test_default_mass.py), so the run succeeds and writes its output."""

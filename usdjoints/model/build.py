@@ -60,9 +60,11 @@ def build_model(description: StageDescription, stage=None, *, contact: bool = Tr
     dynamic = {b.path: b for b in description.bodies if b.enabled and not b.kinematic}
     joints = [j for j in description.joints if j.enabled and (j.body0 in dynamic or j.body1 in dynamic)
               and j.type not in _COUPLING_TYPES]
-    if not dynamic:
-        raise InputError(description.stage, "no dynamic rigid body to simulate",
-                         "apply PhysicsRigidBodyAPI to the prims that should move")
+    if not dynamic:  # PhysX steps such a stage (a ground, static props): nothing moves
+        note = Diagnostic("warning", description.stage or "/", "no dynamic rigid body: nothing moves "
+                          "(apply PhysicsRigidBodyAPI to the prims that should move)", "nothing-dynamic")
+        return dataclasses.replace(ModelBuilder(gravity=_gravity(description, mpu)).build(),
+                                   diagnostics=(note,))
     _reject_unsupported(joints, dynamic)
 
     tree, loop_paths = _spanning_forest(description, [j for j in joints if not j.exclude_from_articulation],
