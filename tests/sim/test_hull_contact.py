@@ -206,3 +206,26 @@ def test_start_overlap_of_one_robot(tmp_path, shape, body, held):
         assert moved <= 1e-12
     else:
         assert moved > 1e-3
+
+
+def test_start_overlap_held_where_the_limit_correction_puts_it(tmp_path):
+    """The hinged hull pair above, starting at q = 0 outside the hinge's [10, 20] deg: the first
+    step puts the hinge on 10 deg (its position-only correction), where the overlap is deeper
+    than at the start. The pair is held at that deeper depth, so after the first step nothing
+    moves at all (no gravity, no drive: closed form), instead of the contacts pushing the
+    hull back to its start depth."""
+    from usdjoints.sim.api import held_start_overlaps, start_contact_depths, within_limits
+
+    path = tmp_path / "limited_pair.usda"
+    path.write_text(PAIR_STAGE.format(shape="Mesh", body=MESH_CUBE).replace(
+        'uniform token physics:axis = "Z"', 'uniform token physics:axis = "Z"\n'
+        '        float physics:lowerLimit = 10\n        float physics:upperLimit = 20'))
+    model = load_model(str(path))
+    corrected = within_limits(model, model.q_initial)
+    assert corrected[-1] == pytest.approx(np.radians(10.0)) and model.q_initial[-1] == 0.0
+    start, on_limit = start_contact_depths(model)[0], start_contact_depths(model, q=corrected)[0]
+    assert on_limit > start + 1e-3
+    assert held_start_overlaps(model)[0] == pytest.approx(on_limit)
+    trajectory = simulate(model, 0.2, DT, record_every=1)
+    assert trajectory.q[1, -1] == pytest.approx(np.radians(10.0), abs=1e-12)
+    assert np.abs(trajectory.q[1:] - trajectory.q[1]).max() <= 1e-12

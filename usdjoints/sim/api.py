@@ -11,7 +11,7 @@ import numpy as np
 from ..args import bool_arg, float_array_arg, is_real, real_arg, whole_arg
 from ..errors import SimulationError, UsageError
 from ..model.articulated import ArticulatedModel
-from ..model.articulated import FREE, PRISMATIC
+from ..model.articulated import FREE, PRISMATIC, REVOLUTE
 from .packed import PackedModel, pack
 from .trajectory import Trajectory
 
@@ -154,14 +154,16 @@ def constraint_jacobian(model: ArticulatedModel, q) -> tuple[np.ndarray, np.ndar
     return G[:m].copy(), c[:m].copy()
 
 
-def start_contact_depths(model: ArticulatedModel, which=None) -> np.ndarray:
-    """The deepest penetration [m] of each collision pair at the model's initial state (<= 0:
-    apart), shape [npair]; with ``which`` (pair indices) only those pairs', the others -inf."""
+def start_contact_depths(model: ArticulatedModel, which=None, q=None) -> np.ndarray:
+    """The deepest penetration [m] of each collision pair at configuration ``q`` (the model's
+    initial state when None; <= 0: apart), shape [npair]; with ``which`` (pair indices) only
+    those pairs', the others -inf."""
     from .kernels.contact import bounding_radii, collider_world_poses, detect_contacts, max_contacts
     from .kernels.fk import link_world_poses
 
     pm = _model(model)
-    E, r = _link_transforms(pm, np.ascontiguousarray(model.q_initial, dtype=np.float64))
+    q = model.q_initial if q is None else q
+    E, r = _link_transforms(pm, np.ascontiguousarray(q, dtype=np.float64))
     nl, n = pm.link_table.shape[0], pm.col_type.shape[0]
     Rw, pw = np.empty((nl, 3, 3)), np.empty((nl, 3))
     link_world_poses(pm.link_table, E, r, Rw, pw)
@@ -184,11 +186,28 @@ def start_contact_depths(model: ArticulatedModel, which=None) -> np.ndarray:
     return depth
 
 
+def within_limits(model: ArticulatedModel, q) -> np.ndarray:
+    """``q`` with every hard-limited revolute and prismatic coordinate moved onto its limit
+    when it lies outside: where the first step's position-only correction puts such joints
+    (kernels/limits.py)."""
+    q = np.array(q, dtype=np.float64)
+    for i in range(model.nlink):
+        if int(model.link_type[i]) not in (REVOLUTE, PRISMATIC):
+            continue
+        v = int(model.link_v_start[i])
+        if model.dof_limit_stiffness[v] != 0.0:
+            continue  # a soft limit: a spring, not a correction
+        k = int(model.link_q_start[i])
+        q[k] = min(max(q[k], model.dof_lower[v]), model.dof_upper[v])
+    return q
+
+
 def held_start_overlaps(model: ArticulatedModel) -> np.ndarray:
     """Per collision pair [npair] [m], the overlap the simulation keeps instead of pushing apart:
     the start depth of a pair of one robot (two links of one tree or of one articulation, a
-    fixed base's body among them) with a convex hull in it
-    that already overlaps at the model's initial state, 0 for every other pair.
+    fixed base's body among them) with a convex hull in it that already overlaps at the model's
+    initial state, or once the first step has put the joints that start outside their limits
+    on them (the deeper of the two); 0 for every other pair.
 
     PhysX (measured with ovphysx 0.7 on solo12, see tests/sim/test_self_collision_physx.py)
     pushes such an overlap at maxDepenetrationVelocity, but one between a base and a leg at the
@@ -196,7 +215,8 @@ def held_start_overlaps(model: ArticulatedModel) -> np.ndarray:
     joints (3.3 rad in 0.2 s) while the robot's energy grows from nothing. usdjoints keeps the
     pair in contact at its start depth instead: it reports the same pairs in contact, and
     contacts do no work (a robot's undriven energy does not rise and its centre of mass stays on
-    free fall); a deeper overlap is still pushed back to the start depth."""
+    free fall); a deeper overlap is still pushed back to the start depth. Primitive shapes
+    authored to overlap are pushed apart, as PhysX pushes them (tests/model/test_collision_filters.py)."""
     from ..model.articulated import COLLIDER_HULL
     from ..model.colliders import pairs_in_one_tree
 
@@ -211,10 +231,15 @@ def held_start_overlaps(model: ArticulatedModel) -> np.ndarray:
     if len(articulation) == len(kinds):  # a fixed base's body is the world's link, -1, but one of the links
         aa, ab = articulation[pairs[:, 0]], articulation[pairs[:, 1]]
         same_tree |= (aa >= 0) & (aa == ab)
-    if not (hull & same_tree).any():
+    same_tree &= hull
+    if not same_tree.any():
         return allowance
-    depth = start_contact_depths(model, np.flatnonzero(hull & same_tree))
-    held = hull & same_tree & (depth > 0.0)
+    which = np.flatnonzero(same_tree)
+    depth = start_contact_depths(model, which)
+    corrected = within_limits(model, model.q_initial)
+    if not np.array_equal(corrected, model.q_initial):
+        depth = np.maximum(depth, start_contact_depths(model, which, corrected))
+    held = same_tree & (depth > 0.0)
     allowance[held] = depth[held]
     return allowance
 
