@@ -21,13 +21,7 @@ from usdjoints.sim import api
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "oracle"))
 from ovphysx_runner import ovphysx_available, run_ovphysx_probe  # noqa: E402
 
-HEADER = """#usda 1.0
-(
-    metersPerUnit = 1
-    kilogramsPerUnit = 1
-    upAxis = "Z"
-)
-"""
+HEADER = sim_stages.BAD_HEADER  # units in metres and kilograms, Z up
 
 GROUND = HEADER + """
 def PhysicsScene "Scene"
