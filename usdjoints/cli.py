@@ -83,7 +83,7 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
 
     from .model.build import build_model
     from .progress import ProgressBar
-    from .sim.api import quaternion_starts, recording_plan, simulate
+    from .sim.api import check_run, quaternion_starts, recording_plan, simulate
     from .sim.trajectory import resample
     from .trajectory_io import write_npz, write_plot, write_usd_time_samples
     from .walker import walk
@@ -94,7 +94,7 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
     for diagnostic in model.diagnostics:  # what the model made of the stage (PhysX's rules)
         if diagnostic.severity == "warning":
             _note(args, f"usdjoints: warning: {diagnostic.prim}: {diagnostic.message}")
-    n_steps = int(round(args.duration / args.dt))
+    n_steps, _ = check_run(model, args.duration, args.dt, args.envs, record_every)  # before the compile
     show = args.progress if args.progress is not None else (
         not args.quiet and sys.stderr.isatty() and n_steps * args.envs >= LONG_RUN_ENV_STEPS)
     # compile (or load) the kernels first, so the rate below times the stepping alone

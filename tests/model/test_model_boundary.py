@@ -129,7 +129,7 @@ def test_numpy_start_depths_match_the_kernels(tmp_path):
     apart: the numpy depths equal the narrow phase's."""
     from usdjoints.model.build import load_model
     from usdjoints.model.overlaps import start_contact_depths
-    from usdjoints.sim import api
+    from usdjoints.sim import start_overlaps
 
     mesh = ('int[] faceVertexCounts = [3]\n            int[] faceVertexIndices = [0, 1, 2]\n'
             '            point3f[] points = [(-0.3, -0.2, -0.1), (0.3, 0.2, 0.1), (0, 0.25, -0.2)]')
@@ -146,7 +146,7 @@ def test_numpy_start_depths_match_the_kernels(tmp_path):
     path.write_text(text)
     model = load_model(str(path))
     assert len(model.collision_pairs) >= 10
-    ours, kernels = start_contact_depths(model), api.start_contact_depths(model)
+    ours, kernels = start_contact_depths(model), start_overlaps.start_contact_depths(model)
     # the kernels report a depth only for touching pairs (-inf otherwise): the decision is depth > 0
     np.testing.assert_array_equal(ours > 0, kernels > 0)
     np.testing.assert_allclose(ours[kernels > 0], kernels[kernels > 0], atol=1e-12)

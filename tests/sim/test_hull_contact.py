@@ -191,7 +191,7 @@ def test_start_overlap_of_one_robot(tmp_path, shape, body, held):
     start, no gravity:
     as hulls the overlap is held (no force acts, so nothing moves: closed form), as Cube
     primitives it is pushed apart (PhysX's depenetration, which usdjoints keeps for primitives)."""
-    from usdjoints.sim.api import held_start_overlaps, start_contact_depths
+    from usdjoints.sim.start_overlaps import held_start_overlaps, start_contact_depths
 
     path = tmp_path / f"pair_{shape}.usda"
     path.write_text(PAIR_STAGE.format(shape=shape, body=body))
@@ -214,7 +214,7 @@ def test_start_overlap_held_where_the_limit_correction_puts_it(tmp_path):
     than at the start. The pair is held at that deeper depth, so after the first step nothing
     moves at all (no gravity, no drive: closed form), instead of the contacts pushing the
     hull back to its start depth."""
-    from usdjoints.sim.api import held_start_overlaps, start_contact_depths, within_limits
+    from usdjoints.sim.start_overlaps import held_start_overlaps, start_contact_depths, within_limits
 
     path = tmp_path / "limited_pair.usda"
     path.write_text(PAIR_STAGE.format(shape="Mesh", body=MESH_CUBE).replace(

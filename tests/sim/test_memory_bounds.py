@@ -16,7 +16,7 @@ import pytest
 from samples import REPO
 from usdjoints.errors import UsageError
 from usdjoints.model.build import load_model
-from usdjoints.sim import api
+from usdjoints.sim import api, memory
 
 ARM = REPO / "sample_stages" / "arm_articulation.usda"
 
@@ -24,7 +24,7 @@ ARM = REPO / "sample_stages" / "arm_articulation.usda"
 def test_the_trajectory_estimate_is_what_a_run_allocates():
     model = load_model(str(ARM), contact=False)
     run = api.simulate(model, 0.01, 0.001, n_envs=3)
-    trajectory, _ = api.run_memory(model, api.pack(model), 3, len(run.t))
+    trajectory, _ = memory.run_memory(model, api.pack(model), 3, len(run.t))
     starts = 3 * 8 * (model.nq + model.nv)  # the start states q0 and qd0 of each env
     assert trajectory == run.q.nbytes + run.qd.nbytes + run.body_poses.nbytes + starts
 
@@ -41,18 +41,20 @@ def test_dense_matrices_larger_than_the_machine_are_refused(monkeypatch):
     """The step's nv x nv matrices: a long chain asks for them before its first step."""
     model = load_model(str(ARM), contact=False)
     pm = api.pack(model)
-    trajectory, workspace = api.run_memory(model, pm, 1, 11)
+    trajectory, workspace = memory.run_memory(model, pm, 1, 11)
     assert workspace >= 8 * pm.nv ** 2
-    monkeypatch.setattr(api, "_machine_memory", lambda: (trajectory + workspace) * 0.999)
-    monkeypatch.setattr(api, "run_memory", lambda *a: (trajectory, workspace * 1e6))
+    monkeypatch.setattr(memory, "_machine_memory", lambda: (trajectory + workspace) * 0.999)
+    monkeypatch.setattr(memory, "run_memory", lambda *a: (trajectory, workspace * 1e6))
     with pytest.raises(UsageError, match=f"{pm.nv} dofs need .* dense"):
         api.simulate(model, 0.01, 0.001)
 
 
 @pytest.mark.parametrize("option", [["--duration", "1e9"], ["--envs", "1000000000"]])
-def test_the_command_line_says_it_in_one_line(option):
+def test_the_command_line_says_it_in_one_line(option, tmp_path):
+    """Refused before any kernel is compiled: with an empty numba cache, no compile notice."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-m", "usdjoints", "simulate", str(ARM), *option],
-                          capture_output=True, text=True, timeout=120, cwd=REPO)
+                          capture_output=True, text=True, timeout=120, cwd=REPO, env=env)
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2 and len(lines) == 1 and "more than this machine" in lines[0], done.stderr
     assert "internal error" not in done.stderr

@@ -49,7 +49,7 @@ KNOWN = {
     # modified energy E - dt/2 grad V . v rises 6.3e-5 J (test_energy_sources.py)
     ("mimic_pendulums", "energy"): "+0.070 J on a swing of 0.070 J: Euler's O(dt) oscillation, undamped",
     # base_link and the four upper legs start 1.2 to 1.7 mm deep in each other (their mesh hulls;
-    # 9.4 mm as bounding boxes) and are held at that depth (sim/api.py held_start_overlaps; with
+    # 9.4 mm as bounding boxes) and are held at that depth (sim/start_overlaps.py held_start_overlaps; with
     # the push PhysX gives them it was +1.12 J); the rise is not the contacts': with
     # contact=False it is 4.7e-4 J on a swing of 4.7e-4 J
     ("uuc_solo12", "energy"): "+1.0e-4 J on a swing of 0.042 J; +4.7e-4 J of 4.7e-4 J without contacts",

@@ -19,7 +19,7 @@ engine.
 
 usdjoints collides hulls of the same meshes (at most 64 of their points, the walker's) and
 holds a pair of one robot that overlaps at the start at its start depth instead of pushing it
-(sim/api.py held_start_overlaps): in PhysX the push cannot separate the pair, it only throws the
+(sim/start_overlaps.py held_start_overlaps): in PhysX the push cannot separate the pair, it only throws the
 joints while the energy grows from nothing, which the robot set's free-fall and energy
 properties rule out (solo12 with the push: its centre of mass 0.11 m off free fall, +1.68 J).
 
@@ -118,9 +118,9 @@ def _overlapping_pairs(model, q) -> dict[str, float]:
     """{"bodyA|bodyB": deepest overlap [m]} of usdjoints' collision pairs at configuration q."""
     import dataclasses
 
-    from usdjoints.sim import api
+    from usdjoints.sim.start_overlaps import start_contact_depths
 
-    depth = api.start_contact_depths(dataclasses.replace(model, q_initial=np.asarray(q, dtype=float)))
+    depth = start_contact_depths(dataclasses.replace(model, q_initial=np.asarray(q, dtype=float)))
     bodies = sorted(model.body_names, key=len, reverse=True)
 
     def body(collider):  # the nearest body at or above the collider

@@ -328,7 +328,7 @@ def without_start_overlaps(model, approximate: list[bool]):
     links that fit together (a leg beside its base) overlap as boxes where PhysX sees no
     contact; pushing them apart from the first step is not what the stage describes. A convex
     hull is the shape PhysX collides, not a bound: its pairs are kept (the simulation holds a
-    hull pair's start overlap instead: sim/api.py held_start_overlaps)."""
+    hull pair's start overlap instead: sim/start_overlaps.py held_start_overlaps)."""
     import dataclasses
 
     pairs = np.asarray(model.collision_pairs)

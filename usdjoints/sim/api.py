@@ -11,8 +11,10 @@ import numpy as np
 from ..args import bool_arg, float_array_arg, is_real, real_arg, whole_arg
 from ..errors import SimulationError, UsageError
 from ..model.articulated import ArticulatedModel
-from ..model.articulated import FREE, PRISMATIC, REVOLUTE
+from ..model.articulated import FREE, PRISMATIC
+from .memory import out_of_memory, require_memory, threads
 from .packed import PackedModel, pack
+from .start_overlaps import held_start_overlaps
 from .trajectory import Trajectory
 
 INTEGRATORS = {"euler": 0, "rk4": 1}
@@ -50,17 +52,6 @@ def _model(model) -> PackedModel:
     return pack(model)
 
 
-def _link_transforms(pm: PackedModel, q: np.ndarray):
-    from .kernels.fk import link_transforms
-
-    nl = pm.link_table.shape[0]
-    E = np.empty((nl, 3, 3))
-    r = np.empty((nl, 3))
-    link_transforms(pm.link_table, pm.link_axis, pm.R_parent_joint, pm.p_parent_joint,
-                    pm.R_joint_child, pm.p_joint_child, pm.revolute_basis, q, np.empty((3, 3)), np.empty(3), E, r)
-    return E, r
-
-
 def forward_kinematics(model: ArticulatedModel, q) -> tuple[np.ndarray, np.ndarray]:
     """World poses of the bodies: (positions [nbody, 3] [m], quaternions [nbody, 4] w x y z)."""
     from .kernels.fk import forward_kinematics as fk_kernel
@@ -84,7 +75,7 @@ def inverse_dynamics(model: ArticulatedModel, q, qd, qdd) -> np.ndarray:
     qd = _state("qd", qd, pm.nv)
     qdd = _state("qdd", qdd, pm.nv)
     nl = pm.link_table.shape[0]
-    E, r = _link_transforms(pm, q)
+    E, r = pm.link_transforms(q)
     tau = np.empty(pm.nv)
     rnea(pm.link_table, pm.S, pm.I6, E, r, pm.gravity, qd, qdd, np.empty((nl, 6)),
          np.empty((nl, 6)), np.empty((nl, 6)), tau)
@@ -98,7 +89,7 @@ def mass_matrix(model: ArticulatedModel, q) -> np.ndarray:
     pm = _model(model)
     q = _state("q", q, pm.nq)
     nl = pm.link_table.shape[0]
-    E, r = _link_transforms(pm, q)
+    E, r = pm.link_transforms(q)
     M = np.empty((pm.nv, pm.nv))
     crba(pm.link_table, pm.S, pm.I6, E, r, pm.armature, np.empty((nl, 6, 6)), M)
     return M
@@ -120,7 +111,7 @@ def forward_dynamics(model: ArticulatedModel, q, qd, tau, *, constrained: bool =
     qd = _state("qd", qd, pm.nv)
     tau = _state("tau", tau, pm.nv)
     nl = pm.link_table.shape[0]
-    E, r = _link_transforms(pm, q)
+    E, r = pm.link_transforms(q)
     qdd = np.empty(pm.nv)
     aba(pm.link_table, pm.S, pm.I6, E, r, pm.armature, pm.gravity, qd, tau, np.empty((nl, 6)),
         np.empty((nl, 6)), np.empty((nl, 6)), np.empty((nl, 6, 6)), np.empty((nl, 6, 6)),
@@ -138,110 +129,16 @@ def constraint_jacobian(model: ArticulatedModel, q) -> tuple[np.ndarray, np.ndar
     """(G [rows, nv], c [rows]): the coupling and loop-closure rows at q, c(q) = 0 and G v = 0
     when they hold (couplings first, in model order; then up to six rows per loop)."""
     from .kernels.constraints import constraint_row_count, constraint_rows
-    from .kernels.fk import link_world_poses
 
     pm = _model(model)
     q = _state("q", q, pm.nq)
-    E, r = _link_transforms(pm, q)
-    nl = pm.link_table.shape[0]
-    Rw, pw = np.empty((nl, 3, 3)), np.empty((nl, 3))
-    link_world_poses(pm.link_table, E, r, Rw, pw)
+    Rw, pw = pm.link_world_poses(q)
     rows = constraint_row_count(pm.coupling_dof, pm.loop_type)
     G, c = np.empty((rows, pm.nv)), np.empty(rows)
     m = constraint_rows(pm.link_table, pm.S, pm.dof_table, pm.coupling_dof, pm.coupling_coeff,
                         pm.coupling_offset, pm.loop_type, pm.loop_link, pm.loop_R, pm.loop_p,
                         pm.loop_axis, q, Rw, pw, G, c)
     return G[:m].copy(), c[:m].copy()
-
-
-def start_contact_depths(model: ArticulatedModel, which=None, q=None) -> np.ndarray:
-    """The deepest penetration [m] of each collision pair at configuration ``q`` (the model's
-    initial state when None; <= 0: apart), shape [npair]; with ``which`` (pair indices) only
-    those pairs', the others -inf."""
-    from .kernels.contact import bounding_radii, collider_world_poses, detect_contacts, max_contacts
-    from .kernels.fk import link_world_poses
-
-    pm = _model(model)
-    q = model.q_initial if q is None else q
-    E, r = _link_transforms(pm, np.ascontiguousarray(q, dtype=np.float64))
-    nl, n = pm.link_table.shape[0], pm.col_type.shape[0]
-    Rw, pw = np.empty((nl, 3, 3)), np.empty((nl, 3))
-    link_world_poses(pm.link_table, E, r, Rw, pw)
-    Rc, pc = np.empty((n, 3, 3)), np.empty((n, 3))
-    collider_world_poses(pm.col_link, pm.col_R, pm.col_p, Rw, pw, Rc, pc)
-    radius = np.empty(n)
-    bounding_radii(pm.col_type, pm.col_size, radius)
-    depth = np.full(pm.pairs.shape[0], -np.inf)
-    indices = range(pm.pairs.shape[0]) if which is None else [int(p) for p in which]
-    for p in indices:  # one pair at a time: the contact buffer's cap cannot hide one
-        pair = np.ascontiguousarray(pm.pairs[p:p + 1])
-        room = max_contacts(pm.col_type, pair)
-        pair_of, points, normals, depths = (np.empty(room, dtype=np.int64), np.empty((room, 3)),
-                                            np.empty((room, 3)), np.empty(room))
-        count = detect_contacts(pm.col_type, pm.col_size, radius, pm.col_hull_rows, pm.col_hull_index, Rc, pc,
-                                pair, np.zeros(1), 0.0, np.empty((8, 3)),
-                                pair_of, points, normals, depths)
-        if count:
-            depth[p] = depths[:count].max()
-    return depth
-
-
-def within_limits(model: ArticulatedModel, q) -> np.ndarray:
-    """``q`` with every hard-limited revolute and prismatic coordinate moved onto its limit
-    when it lies outside: where the first step's position-only correction puts such joints
-    (kernels/limits.py)."""
-    q = np.array(q, dtype=np.float64)
-    for i in range(model.nlink):
-        if int(model.link_type[i]) not in (REVOLUTE, PRISMATIC):
-            continue
-        v = int(model.link_v_start[i])
-        if model.dof_limit_stiffness[v] != 0.0:
-            continue  # a soft limit: a spring, not a correction
-        k = int(model.link_q_start[i])
-        q[k] = min(max(q[k], model.dof_lower[v]), model.dof_upper[v])
-    return q
-
-
-def held_start_overlaps(model: ArticulatedModel) -> np.ndarray:
-    """Per collision pair [npair] [m], the overlap the simulation keeps instead of pushing apart:
-    the start depth of a pair of one robot (two links of one tree or of one articulation, a
-    fixed base's body among them) with a convex hull in it that already overlaps at the model's
-    initial state, or once the first step has put the joints that start outside their limits
-    on them (the deeper of the two); 0 for every other pair.
-
-    PhysX (measured with ovphysx 0.7 on solo12, see tests/sim/test_self_collision_physx.py)
-    pushes such an overlap at maxDepenetrationVelocity, but one between a base and a leg at the
-    hip cannot be undone by any joint motion: the push goes on for the whole run and throws the
-    joints (3.3 rad in 0.2 s) while the robot's energy grows from nothing. usdjoints keeps the
-    pair in contact at its start depth instead: it reports the same pairs in contact, and
-    contacts do no work (a robot's undriven energy does not rise and its centre of mass stays on
-    free fall); a deeper overlap is still pushed back to the start depth. Primitive shapes
-    authored to overlap are pushed apart, as PhysX pushes them (tests/model/test_collision_filters.py)."""
-    from ..model.articulated import COLLIDER_HULL
-    from ..model.colliders import pairs_in_one_tree
-
-    pairs = np.asarray(model.collision_pairs).reshape(-1, 2)
-    allowance = np.zeros(len(pairs))
-    kinds = np.asarray(model.collider_type)
-    hull = (kinds[pairs[:, 0]] == COLLIDER_HULL) | (kinds[pairs[:, 1]] == COLLIDER_HULL)
-    if not hull.any():
-        return allowance
-    same_tree = pairs_in_one_tree(model, pairs)
-    articulation = np.asarray(model.collider_articulation)
-    if len(articulation) == len(kinds):  # a fixed base's body is the world's link, -1, but one of the links
-        aa, ab = articulation[pairs[:, 0]], articulation[pairs[:, 1]]
-        same_tree |= (aa >= 0) & (aa == ab)
-    same_tree &= hull
-    if not same_tree.any():
-        return allowance
-    which = np.flatnonzero(same_tree)
-    depth = start_contact_depths(model, which)
-    corrected = within_limits(model, model.q_initial)
-    if not np.array_equal(corrected, model.q_initial):
-        depth = np.maximum(depth, start_contact_depths(model, which, corrected))
-    held = same_tree & (depth > 0.0)
-    allowance[held] = depth[held]
-    return allowance
 
 
 def integrate_configuration(model: ArticulatedModel, q, v, dt: float) -> np.ndarray:
@@ -272,12 +169,6 @@ def _batch(name: str, value, default: np.ndarray, n_envs: int) -> np.ndarray:
 
 def _writable(array: np.ndarray) -> np.ndarray:
     return array if array.flags.writeable and array.flags.c_contiguous else np.array(array, order="C")
-
-
-def _threads(n_envs: int) -> int:
-    import numba
-
-    return max(1, min(n_envs, int(numba.get_num_threads())))
 
 
 # env ranges per thread: a thread that finishes early (or a core that is slowed) takes the next
@@ -334,15 +225,15 @@ def _run_in_pieces(kernel, model_args, q0, qd0, dt, n_steps, record_every, outpu
 def _run_envs(kernel, model_args, run_args, outputs, n_envs: int) -> None:
     """One compiled kernel for every batch size: contiguous env ranges on threads (the kernel
     releases the GIL), so a single env and 4,096 share the same machine code and cache entry."""
-    threads = _threads(n_envs)
-    if threads == 1:
+    workers = threads(n_envs)
+    if workers == 1:
         kernel(*model_args, *run_args, 0, n_envs, *outputs)
         return
     from concurrent.futures import ThreadPoolExecutor
 
-    chunks = min(n_envs, threads * CHUNKS_PER_THREAD)
+    chunks = min(n_envs, workers * CHUNKS_PER_THREAD)
     bounds = [n_envs * i // chunks for i in range(chunks + 1)]
-    with ThreadPoolExecutor(max_workers=threads) as pool:
+    with ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(kernel, *model_args, *run_args, bounds[i], bounds[i + 1], *outputs)
                    for i in range(chunks)]
         for future in futures:
@@ -442,56 +333,16 @@ def _require_regular_mass_matrix(model: ArticulatedModel, q0) -> None:
             "inertia (give its bodies physics:mass and non-zero physics:diagonalInertia, or armature)")
 
 
-def _machine_memory() -> float:
-    """This machine's physical memory [bytes] (inf where the system does not say)."""
-    import os
-
-    try:
-        return float(os.sysconf("SC_PAGE_SIZE")) * float(os.sysconf("SC_PHYS_PAGES"))
-    except (AttributeError, ValueError, OSError):
-        return math.inf
-
-
-def run_memory(model: ArticulatedModel, pm: PackedModel, n_envs: int, states: int) -> tuple[float, float]:
-    """(trajectory, workspace) [bytes] a run needs: the recorded states of every env, and per
-    thread the step's dense nv x nv matrices (the mass matrix; two more with limit rows) and
-    contact rows (kernels/integrate.py simulate_envs)."""
-    from .kernels.contact import MAX_CONTACTS
-
-    per_state = pm.nq + pm.nv + 7 * model.nbody
-    trajectory = 8.0 * n_envs * (float(states) * per_state + pm.nq + pm.nv)  # and the start states
-    matrices = 1 + (2 if pm.has_limit_rows() else 0)
-    rows = 2 * 3 * MAX_CONTACTS if pm.pairs.shape[0] else 0
-    workspace = 8.0 * _threads(n_envs) * (matrices * float(pm.nv) ** 2 + rows * pm.nv)
-    return trajectory, workspace
-
-
-def _require_memory(model: ArticulatedModel, pm: PackedModel, n_envs: int, states: int) -> None:
-    """Refuse, before any allocation, a run that needs more memory than the machine has."""
-    trajectory, workspace = run_memory(model, pm, n_envs, states)
-    have = _machine_memory()
-    if trajectory + workspace <= have:
-        return
-    if workspace > trajectory:
-        raise UsageError(
-            f"this model's {pm.nv} dofs need {workspace / 1e9:.3g} GB for the step's dense {pm.nv} x {pm.nv} "
-            f"matrices, more than this machine's {have / 1e9:.3g} GB: the simulator handles models of a "
-            "few thousand dofs")
-    raise UsageError(
-        f"recording {_count(states)} state(s) of {_count(n_envs)} env(s) needs {trajectory / 1e9:.3g} GB, more than this "
-        f"machine's {have / 1e9:.3g} GB: record fewer states (a shorter duration, a larger step, or "
-        "record_every / --fps), or fewer envs")
-
-
-def _count(n: int) -> str:
-    return f"{n:,}" if n < 10 ** 15 else f"{float(n):.3g}"
-
-
-def _out_of_memory(model: ArticulatedModel, pm: PackedModel, n_envs: int, states: int) -> UsageError:
-    trajectory, workspace = run_memory(model, pm, n_envs, states)
-    return UsageError(f"the run ran out of memory: it needs {(trajectory + workspace) / 1e9:.3g} GB "
-                      f"({trajectory / 1e9:.3g} GB for {_count(states)} recorded states of {_count(n_envs)} env(s)); record "
-                      "fewer states or run fewer envs")
+def check_run(model: ArticulatedModel, duration: float, dt: float, n_envs: int = 1,
+              record_every: int = 1) -> tuple[int, int]:
+    """(steps, recorded states) of a run, or the UsageError :func:`simulate` would raise for its
+    timing, counts or memory, found before any kernel is compiled or any memory allocated."""
+    check_timing(duration, dt)
+    n_envs, record_every = whole_arg(n_envs, "n_envs"), whole_arg(record_every, "record_every")
+    n_steps = int(round(float(duration) / float(dt)))
+    states = n_steps // record_every + 1
+    require_memory(model, _model(model), n_envs, states)
+    return n_steps, states
 
 
 def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: str = "euler",
@@ -525,12 +376,10 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     contact_time_constant = real_arg(contact_time_constant, "contact_time_constant")
     if not (math.isfinite(contact_time_constant) and contact_time_constant > 0):
         raise UsageError(f"contact_time_constant must be a positive number of seconds, got {contact_time_constant!r}")
-    n_envs, record_every = whole_arg(n_envs, "n_envs"), whole_arg(record_every, "record_every")
     if progress is not None and not callable(progress):
         raise UsageError(f"progress must be a callable taking the fraction done, or None, got {type(progress).__name__}")
-    n_steps = int(round(duration / dt))
-    T = n_steps // record_every + 1
-    _require_memory(model, pm, n_envs, T)
+    n_steps, T = check_run(model, duration, dt, n_envs, record_every)
+    n_envs, record_every = int(n_envs), int(record_every)
     q0 = _batch("q0", q0, np.asarray(model.q_initial, dtype=np.float64), n_envs)
     qd0 = _batch("qd0", qd0, np.asarray(model.qd_initial, dtype=np.float64), n_envs)
     _require_regular_mass_matrix(model, q0)
@@ -539,7 +388,7 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
         qd_traj = np.empty((n_envs, T, pm.nv))
         poses = np.empty((n_envs, T, model.nbody, 7))
     except MemoryError:
-        raise _out_of_memory(model, pm, n_envs, T) from None
+        raise out_of_memory(model, pm, n_envs, T) from None
     status = np.empty((n_envs, 2), dtype=np.int64)
     bounds = divergence_bounds(model, duration, q0, qd0)
     settings = np.array([max(contact_time_constant, 2.0 * dt), CONTACT_MARGIN, CONTACT_ITERATIONS, *bounds,
@@ -562,7 +411,7 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
             "the joint-space mass matrix is singular: a joint moves no mass or inertia (give its "
             "bodies physics:mass and physics:diagonalInertia, or the joint armature)") from None
     except MemoryError:  # the machine's free memory, not its size, ran out
-        raise _out_of_memory(model, pm, n_envs, T) from None
+        raise out_of_memory(model, pm, n_envs, T) from None
     failed = np.nonzero(status[:, 0] >= 0)[0]
     if failed.size:
         env = int(failed[0])

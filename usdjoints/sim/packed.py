@@ -79,6 +79,28 @@ class PackedModel:
                 self.col_hull_rows, self.col_hull_index, self.col_friction, self.col_restitution,
                 self.pairs, np.ascontiguousarray(pair_allowance, dtype=np.float64))
 
+    def link_transforms(self, q: np.ndarray):
+        """(E [nlink, 3, 3], r [nlink, 3] [m]): each link's pose in its parent's link at ``q``
+        [nq] (float64, contiguous), the kernels' link transforms."""
+        from .kernels.fk import link_transforms
+
+        nl = self.link_table.shape[0]
+        E, r = np.empty((nl, 3, 3)), np.empty((nl, 3))
+        link_transforms(self.link_table, self.link_axis, self.R_parent_joint, self.p_parent_joint,
+                        self.R_joint_child, self.p_joint_child, self.revolute_basis, q, np.empty((3, 3)),
+                        np.empty(3), E, r)
+        return E, r
+
+    def link_world_poses(self, q: np.ndarray):
+        """(R [nlink, 3, 3], p [nlink, 3] [m]): each link's world pose at ``q`` [nq]."""
+        from .kernels.fk import link_world_poses
+
+        E, r = self.link_transforms(q)
+        nl = self.link_table.shape[0]
+        R, p = np.empty((nl, 3, 3)), np.empty((nl, 3))
+        link_world_poses(self.link_table, E, r, R, p)
+        return R, p
+
     def has_limit_rows(self) -> bool:
         """True when some dof has a hard position limit (a finite bound and no soft-limit spring)
         or a velocity limit: the rows of kernels/limits.py."""

@@ -20,7 +20,6 @@ import numpy as np
 
 from . import FMA, INTERNAL, njit
 from .crba import ltdl_solve
-from .fk import link_transforms, link_world_poses
 from .jcalc import primitive_nv
 from .layout import DOF_Q_INDEX, LINK_PARENT, LINK_TYPE, LINK_V_START
 

@@ -1,8 +1,6 @@
 """Forward kinematics: link transforms from q, then world poses of links and bodies."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from . import FMA, INTERNAL, njit
