@@ -36,13 +36,9 @@ from functools import cached_property
 
 import numpy as np
 
-REVOLUTE = 0
-PRISMATIC = 1
-SPHERICAL = 2
-FREE = 3
-PRIMITIVE_NAMES = ("revolute", "prismatic", "spherical", "free")
-PRIMITIVE_NQ = (1, 1, 4, 7)
-PRIMITIVE_NV = (1, 1, 3, 6)
+from .primitives import (  # noqa: F401  (the primitives' one home; re-exported)
+    FREE, PRIMITIVE_NAMES, PRIMITIVE_NQ, PRIMITIVE_NV, PRISMATIC, REVOLUTE, SPHERICAL, motion_subspace,
+)
 
 DRIVE_NONE = 0
 DRIVE_FORCE = 1
@@ -235,25 +231,9 @@ class ArticulatedModel:
         (angular, linear); only the first ``nv`` columns of a primitive are used."""
         S = np.zeros((self.nlink, 6, 6))
         for i in range(self.nlink):
-            E = self.link_R_joint_child[i].T  # moving-frame coordinates -> link coordinates
-            r = self.link_p_joint_child[i]
-            kind = int(self.link_type[i])
-            if kind == REVOLUTE:
-                units_angular, units_linear = [self.link_axis[i]], []
-            elif kind == PRISMATIC:
-                units_angular, units_linear = [], [self.link_axis[i]]
-            elif kind == SPHERICAL:
-                units_angular, units_linear = list(np.eye(3)), []
-            else:
-                units_angular, units_linear = list(np.eye(3)), list(np.eye(3))
-            col = 0
-            for a in units_linear:  # free joints list linear velocity first
-                S[i, 3:, col] = E @ a
-                col += 1
-            for a in units_angular:
-                S[i, :3, col] = E @ a
-                S[i, 3:, col] = E @ (-np.cross(r, a))
-                col += 1
+            # moving-frame coordinates -> link coordinates
+            S[i] = motion_subspace(int(self.link_type[i]), self.link_axis[i], self.link_R_joint_child[i].T,
+                                   self.link_p_joint_child[i])
         return S
 
     @cached_property

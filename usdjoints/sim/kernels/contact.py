@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-from . import FMA, INTERNAL, njit
+from . import FMA, INTERNAL, njit, plain_argument_types
 
 SPHERE = 0
 CAPSULE = 1
@@ -98,6 +98,7 @@ def collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc_out, pc_out):
                     Rc_out[c, a, b] = s
 
 
+@plain_argument_types
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def _push(count, pair, point, normal, depth, margin, pair_out, point_out, normal_out, depth_out):
     if depth <= -margin or count >= depth_out.shape[0]:
@@ -110,6 +111,7 @@ def _push(count, pair, point, normal, depth, margin, pair_out, point_out, normal
     return count + 1
 
 
+@plain_argument_types
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def _segment(Rc, pc, size, kind, end, out):
     """End ``end`` (0 or 1) of a sphere's (degenerate) or capsule's core segment."""
@@ -225,6 +227,7 @@ def _vertex_count(kind, c, hull_index):
     return hull_index[c, HULL_INDEX_VERTEX_COUNT]
 
 
+@plain_argument_types
 @njit(cache=True, fastmath=FMA)
 def _vertex(kind, c, k, Rc, pc, size, hull_rows, hull_index, out):
     """World position of vertex k of box or hull c."""
@@ -260,6 +263,7 @@ def _point_in_hull(point, c, Rc, pc, hull_rows, hull_index, normal_out):
     return depth
 
 
+@plain_argument_types
 @njit(cache=True, fastmath=FMA)
 def _keep(cand_n, cand_x, cand_normal, cand_depth, margin, pair, count, pair_out, point_out, normal_out,
           depth_out):

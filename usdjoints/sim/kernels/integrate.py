@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from . import FMA, INTERNAL, njit
+from . import FMA, INTERNAL, njit, plain_argument_types
 from .constraints import (
     POSITION_ITERATIONS, POSITION_TOLERANCE, constraint_error, constraint_row_count,
     constraint_rows, factor_constraints, project_out, solve_factored,
@@ -199,6 +199,7 @@ def lone_free_bodies(link_table, I6, out):
     return any_lone
 
 
+@plain_argument_types
 @njit(cache=True, fastmath=FMA)
 def world_frame_velocity(link_table, I6, lone, v_start, h, v, rotate):
     """The lone free bodies' linear momentum integrated in the world frame.

@@ -8,29 +8,31 @@ from __future__ import annotations
 import math
 
 from . import FMA, INTERNAL, njit
-
-REVOLUTE = 0
-PRISMATIC = 1
-SPHERICAL = 2
-FREE = 3
+from ...model.primitives import FREE, PRIMITIVE_NQ, PRIMITIVE_NV, PRISMATIC, REVOLUTE, SPHERICAL
 
 
 @njit(cache=True, fastmath=FMA)
 def primitive_nv(kind):
+    """The velocity count of primitive ``kind``: model.primitives.PRIMITIVE_NV[kind]."""
     if kind == SPHERICAL:
-        return 3
+        return PRIMITIVE_NV[SPHERICAL]
     if kind == FREE:
-        return 6
-    return 1
+        return PRIMITIVE_NV[FREE]
+    if kind == PRISMATIC:
+        return PRIMITIVE_NV[PRISMATIC]
+    return PRIMITIVE_NV[REVOLUTE]
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def primitive_nq(kind):
+    """The coordinate count of primitive ``kind``: model.primitives.PRIMITIVE_NQ[kind]."""
     if kind == SPHERICAL:
-        return 4
+        return PRIMITIVE_NQ[SPHERICAL]
     if kind == FREE:
-        return 7
-    return 1
+        return PRIMITIVE_NQ[FREE]
+    if kind == PRISMATIC:
+        return PRIMITIVE_NQ[PRISMATIC]
+    return PRIMITIVE_NQ[REVOLUTE]
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
