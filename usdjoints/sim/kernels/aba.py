@@ -5,8 +5,8 @@ from . import FMA, njit
 from .fk import link_transforms_inline
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
-from .spatial import (congruence_add, force_transform_transpose_add, motion_transform_values,
-                      rigid_inertia_times, small_inverse)
+from .spatial import (congruence_add, force_transform_transpose_add, link_velocity, motion_cross,
+                      motion_transform_values, rigid_inertia_times, small_inverse, subspace_times)
 
 
 @njit(cache=True, fastmath=FMA)
@@ -136,36 +136,13 @@ def aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_wo
         parent = link_table[i, LINK_PARENT]
         n = primitive_nv(link_table[i, LINK_TYPE])
         v0 = link_table[i, LINK_V_START]
-        j0 = j1 = j2 = j3 = j4 = j5 = 0.0  # joint velocity S qd
-        for c in range(n):
-            w = qd[v0 + c]
-            j0 += S[i, 0, c] * w
-            j1 += S[i, 1, c] * w
-            j2 += S[i, 2, c] * w
-            j3 += S[i, 3, c] * w
-            j4 += S[i, 4, c] * w
-            j5 += S[i, 5, c] * w
-        if parent < 0:
-            x0, x1, x2, x3, x4, x5 = j0, j1, j2, j3, j4, j5
-        else:
-            x0, x1, x2, x3, x4, x5 = motion_transform_values(
-                E, r, i, v_work[parent, 0], v_work[parent, 1], v_work[parent, 2],
-                v_work[parent, 3], v_work[parent, 4], v_work[parent, 5])
-            x0 += j0
-            x1 += j1
-            x2 += j2
-            x3 += j3
-            x4 += j4
-            x5 += j5
+        j0, j1, j2, j3, j4, j5 = subspace_times(S, i, n, qd, v0)  # joint velocity S qd
+        x0, x1, x2, x3, x4, x5 = link_velocity(E, r, i, parent, v_work, j0, j1, j2, j3, j4, j5)
         v_work[i, 0], v_work[i, 1], v_work[i, 2] = x0, x1, x2
         v_work[i, 3], v_work[i, 4], v_work[i, 5] = x3, x4, x5
         # c = v x (S qd)
-        c_work[i, 0] = x1 * j2 - x2 * j1
-        c_work[i, 1] = x2 * j0 - x0 * j2
-        c_work[i, 2] = x0 * j1 - x1 * j0
-        c_work[i, 3] = x1 * j5 - x2 * j4 + x4 * j2 - x5 * j1
-        c_work[i, 4] = x2 * j3 - x0 * j5 + x5 * j0 - x3 * j2
-        c_work[i, 5] = x0 * j4 - x1 * j3 + x3 * j1 - x4 * j0
+        (c_work[i, 0], c_work[i, 1], c_work[i, 2], c_work[i, 3], c_work[i, 4],
+         c_work[i, 5]) = motion_cross(x0, x1, x2, x3, x4, x5, j0, j1, j2, j3, j4, j5)
         p0, p1, p2, p3, p4, p5 = rigid_inertia_times(I6, i, x0, x1, x2, x3, x4, x5)
         # pA = v x* (I v)
         pA_work[i, 0] = x1 * p2 - x2 * p1 + x4 * p5 - x5 * p4

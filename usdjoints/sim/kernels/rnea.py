@@ -4,7 +4,8 @@ from __future__ import annotations
 from . import FMA, njit
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
-from .spatial import force_transform_transpose_add, motion_transform_values, rigid_inertia_times
+from .spatial import (force_transform_transpose_add, link_velocity, motion_cross, motion_transform_values,
+                      rigid_inertia_times, subspace_times)
 
 
 @njit(cache=True, fastmath=FMA)
@@ -21,47 +22,24 @@ def rnea(link_table, S, I6, E, r, gravity, qd, qdd, v_work, a_work, f_work, tau_
         parent = link_table[i, LINK_PARENT]
         n = primitive_nv(link_table[i, LINK_TYPE])
         v0 = link_table[i, LINK_V_START]
-        j0 = j1 = j2 = j3 = j4 = j5 = 0.0  # joint velocity S qd
-        b0 = b1 = b2 = b3 = b4 = b5 = 0.0  # joint acceleration S qdd
-        for c in range(n):
-            w, x = qd[v0 + c], qdd[v0 + c]
-            j0 += S[i, 0, c] * w
-            j1 += S[i, 1, c] * w
-            j2 += S[i, 2, c] * w
-            j3 += S[i, 3, c] * w
-            j4 += S[i, 4, c] * w
-            j5 += S[i, 5, c] * w
-            b0 += S[i, 0, c] * x
-            b1 += S[i, 1, c] * x
-            b2 += S[i, 2, c] * x
-            b3 += S[i, 3, c] * x
-            b4 += S[i, 4, c] * x
-            b5 += S[i, 5, c] * x
-        if parent < 0:
-            v_0, v_1, v_2, v_3, v_4, v_5 = j0, j1, j2, j3, j4, j5
-            # gravity as a fictitious upward acceleration of the world
+        j0, j1, j2, j3, j4, j5 = subspace_times(S, i, n, qd, v0)  # joint velocity S qd
+        b0, b1, b2, b3, b4, b5 = subspace_times(S, i, n, qdd, v0)  # joint acceleration S qdd
+        v_0, v_1, v_2, v_3, v_4, v_5 = link_velocity(E, r, i, parent, v_work, j0, j1, j2, j3, j4, j5)
+        if parent < 0:  # gravity as a fictitious upward acceleration of the world
             a_0, a_1, a_2, a_3, a_4, a_5 = motion_transform_values(
                 E, r, i, 0.0, 0.0, 0.0, -gravity[0], -gravity[1], -gravity[2])
         else:
-            v_0, v_1, v_2, v_3, v_4, v_5 = motion_transform_values(
-                E, r, i, v_work[parent, 0], v_work[parent, 1], v_work[parent, 2],
-                v_work[parent, 3], v_work[parent, 4], v_work[parent, 5])
-            v_0 += j0
-            v_1 += j1
-            v_2 += j2
-            v_3 += j3
-            v_4 += j4
-            v_5 += j5
             a_0, a_1, a_2, a_3, a_4, a_5 = motion_transform_values(
                 E, r, i, a_work[parent, 0], a_work[parent, 1], a_work[parent, 2],
                 a_work[parent, 3], a_work[parent, 4], a_work[parent, 5])
         # a = X a_parent + S qdd + v x (S qd)
-        a_0 += b0 + (v_1 * j2 - v_2 * j1)
-        a_1 += b1 + (v_2 * j0 - v_0 * j2)
-        a_2 += b2 + (v_0 * j1 - v_1 * j0)
-        a_3 += b3 + (v_1 * j5 - v_2 * j4 + v_4 * j2 - v_5 * j1)
-        a_4 += b4 + (v_2 * j3 - v_0 * j5 + v_5 * j0 - v_3 * j2)
-        a_5 += b5 + (v_0 * j4 - v_1 * j3 + v_3 * j1 - v_4 * j0)
+        c0, c1, c2, c3, c4, c5 = motion_cross(v_0, v_1, v_2, v_3, v_4, v_5, j0, j1, j2, j3, j4, j5)
+        a_0 += b0 + c0
+        a_1 += b1 + c1
+        a_2 += b2 + c2
+        a_3 += b3 + c3
+        a_4 += b4 + c4
+        a_5 += b5 + c5
         # f = I a + v x* (I v)
         f_0, f_1, f_2, f_3, f_4, f_5 = rigid_inertia_times(I6, i, a_0, a_1, a_2, a_3, a_4, a_5)
         p0, p1, p2, p3, p4, p5 = rigid_inertia_times(I6, i, v_0, v_1, v_2, v_3, v_4, v_5)

@@ -27,6 +27,47 @@ def motion_transform_values(E, r, i, m0, m1, m2, m3, m4, m5):
 
 
 @njit(cache=True, fastmath=FMA, inline='always')
+def subspace_times(S, i, n, x, start):
+    """S[i][:, :n] x[start:start + n] as six scalars: a joint's spatial velocity (or
+    acceleration) from its n dof rates."""
+    s0 = s1 = s2 = s3 = s4 = s5 = 0.0
+    for c in range(n):
+        w = x[start + c]
+        s0 += S[i, 0, c] * w
+        s1 += S[i, 1, c] * w
+        s2 += S[i, 2, c] * w
+        s3 += S[i, 3, c] * w
+        s4 += S[i, 4, c] * w
+        s5 += S[i, 5, c] * w
+    return s0, s1, s2, s3, s4, s5
+
+
+@njit(cache=True, fastmath=FMA, inline='always')
+def link_velocity(E, r, i, parent, v_parent, j0, j1, j2, j3, j4, j5):
+    """The forward velocity pass's step, v_i = X_i v_parent + S_i qd_i, as six scalars; j is the
+    joint velocity S_i qd_i and v_parent [nlink, 6] the velocities already formed (a root link,
+    parent < 0, moves with its joint alone)."""
+    if parent < 0:
+        return j0, j1, j2, j3, j4, j5
+    x0, x1, x2, x3, x4, x5 = motion_transform_values(
+        E, r, i, v_parent[parent, 0], v_parent[parent, 1], v_parent[parent, 2],
+        v_parent[parent, 3], v_parent[parent, 4], v_parent[parent, 5])
+    return x0 + j0, x1 + j1, x2 + j2, x3 + j3, x4 + j4, x5 + j5
+
+
+@njit(cache=True, fastmath=FMA, inline='always')
+def motion_cross(v0, v1, v2, v3, v4, v5, j0, j1, j2, j3, j4, j5):
+    """v x j for two motion vectors, as six scalars (the velocity-product acceleration
+    v x (S qd) of the forward pass)."""
+    return (v1 * j2 - v2 * j1,
+            v2 * j0 - v0 * j2,
+            v0 * j1 - v1 * j0,
+            v1 * j5 - v2 * j4 + v4 * j2 - v5 * j1,
+            v2 * j3 - v0 * j5 + v5 * j0 - v3 * j2,
+            v0 * j4 - v1 * j3 + v3 * j1 - v4 * j0)
+
+
+@njit(cache=True, fastmath=FMA, inline='always')
 def rigid_inertia_times(I, i, x0, x1, x2, x3, x4, x5):
     """I[i] x as six scalars for a rigid-body inertia I[i] = [[Ibar, hx], [hx^T, m 1]]:
     (Ibar w + h x v, m v - h x w) with x = (w, v)."""

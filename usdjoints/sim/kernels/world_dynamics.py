@@ -19,6 +19,7 @@ import numpy as np
 from . import FMA, INTERNAL, njit
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
+from .spatial import motion_cross
 
 # Columns of the ten-number inertia rows in ``inertia_work``.
 _M, _H0, _H1, _H2, _XX, _YY, _ZZ, _XY, _XZ, _YZ = range(10)
@@ -164,12 +165,13 @@ def forward_pass(link_table, S, I6, E, r, gravity, qd, R_work, p_work, s_work, v
             v5 = vaf_work[0, parent, 5] + j5
             a0, a1, a2 = vaf_work[1, parent, 0], vaf_work[1, parent, 1], vaf_work[1, parent, 2]
             a3, a4, a5 = vaf_work[1, parent, 3], vaf_work[1, parent, 4], vaf_work[1, parent, 5]
-        a0 += v1 * j2 - v2 * j1
-        a1 += v2 * j0 - v0 * j2
-        a2 += v0 * j1 - v1 * j0
-        a3 += v1 * j5 - v2 * j4 + v4 * j2 - v5 * j1
-        a4 += v2 * j3 - v0 * j5 + v5 * j0 - v3 * j2
-        a5 += v0 * j4 - v1 * j3 + v3 * j1 - v4 * j0
+        c0, c1, c2, c3, c4, c5 = motion_cross(v0, v1, v2, v3, v4, v5, j0, j1, j2, j3, j4, j5)
+        a0 += c0
+        a1 += c1
+        a2 += c2
+        a3 += c3
+        a4 += c4
+        a5 += c5
         # f = I a + v x* (I v)
         f0 = Jxx * a0 + Jxy * a1 + Jxz * a2 + (h1 * a5 - h2 * a4)
         f1 = Jxy * a0 + Jyy * a1 + Jyz * a2 + (h2 * a3 - h0 * a5)
