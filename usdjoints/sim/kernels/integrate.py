@@ -54,15 +54,23 @@ def allocate_workspace(nlink, nv):
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
-                 armature, gravity, q, qd, h, E, r, R3, p3, wR, wp, ws, wvaf, wI, M, vecs,
-                 qdd_out):
+def acceleration(model, q, qd, h, fk_work, dynamics_work, qdd_out):
     """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v); h = 0 gives the explicit map.
+
+    Model: model (PackedModel.model_args()).
+    Data in: q [nq], qd [nv], h [s].
+    Data out: qdd_out [nv]; dynamics_work's M holds the factor of M + h D + h^2 K.
+    Scratch: fk_work = (E, r, R3, p3), dynamics_work = (wR, wp, ws, wvaf, wI, M, vecs), as
+    allocate_workspace and allocate_world_workspace make them.
 
     Its parts are inlined into it (as compiled calls, passing their ~30 arrays cost about a sixth
     of a 9-dof step); it is itself one compiled call from the step loop: inlining it there as
     well made simulate_envs' first compile ~5 s (a sixth) longer for no measurable speed.
     acceleration_call serves the other sites."""
+    (link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table, armature,
+     gravity, body_link, body_R_link, body_p_link) = model
+    E, r, R3, p3 = fk_work
+    wR, wp, ws, wvaf, wI, M, vecs = dynamics_work
     bias = vecs[0]
     tau = vecs[2]
     K = vecs[3]
@@ -75,12 +83,14 @@ def acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, do
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
-                      dof_table, armature, gravity, q, qd, h, E, r, R3, p3, wR, wp, ws, wvaf, wI,
-                      M, vecs, qdd_out):
-    """acceleration for the sites off the Euler hot path (RK4 stages, the initial projection),
-    through the compiled calls of its parts: inlining them here as well took a third of the
-    first compile of simulate."""
+def acceleration_call(model, q, qd, h, fk_work, dynamics_work, qdd_out):
+    """acceleration (same arguments) for the sites off the Euler hot path (RK4 stages, the
+    initial projection), through the compiled calls of its parts: inlining them here as well
+    took a third of the first compile of simulate."""
+    (link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table, armature,
+     gravity, body_link, body_R_link, body_p_link) = model
+    E, r, R3, p3 = fk_work
+    wR, wp, ws, wvaf, wI, M, vecs = dynamics_work
     bias = vecs[0]
     tau = vecs[2]
     K = vecs[3]
@@ -249,12 +259,19 @@ def world_frame_velocity(link_table, I6, lone, v_start, h, v, rotate):
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def _limit_correction(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, I6, free, bias, h,
-                      E, r, R3, p3, Rw, pw, root_of, com, R, q, qd):
+def _limit_correction(model, free, bias, h, fk_work, Rw, pw, root_of, com, R, q, qd):
     """Move q by the limits' position-only bias (limits.py) and carry the free and spherical
     velocities along its rotation; with a free base, then translate each free root back so its
-    tree's centre of mass is where it was (the bias keeps it to first order only). E, r, R3,
-    p3, Rw, pw are the step's FK scratch; root_of int64 [nlink], com [2, nlink, 4], R [3, 3]."""
+    tree's centre of mass is where it was (the bias keeps it to first order only).
+
+    Model: model (PackedModel.model_args()); free: some tree has a free root.
+    Data in: bias [nv] [1/s | m/s], h [s].
+    Data out: q [nq], qd [nv], in place.
+    Scratch: fk_work = (E, r, R3, p3), Rw, pw (the step's FK scratch); root_of int64 [nlink],
+    com [2, nlink, 4], R [3, 3]."""
+    (link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table, armature,
+     gravity, body_link, body_R_link, body_p_link) = model
+    E, r, R3, p3 = fk_work
     if free:
         link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
         link_world_poses(link_table, E, r, Rw, pw)
@@ -269,10 +286,20 @@ def _limit_correction(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, I6, 
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, dof_parent, dof_table,
-                        coupling_dof, coupling_coeff, coupling_offset, loop_type, loop_link, loop_R,
-                        loop_p, loop_axis, q, v, LD, E, r, R3, p3, Rw, pw, G, c, Y, A, lam, dq):
-    """Newton-project q onto c(q) = 0, then v onto G(q) v = 0, in the metric factored in LD."""
+def enforce_constraints(model, constraints, q, v, LD, fk_work, Rw, pw, rows_work):
+    """Newton-project q onto c(q) = 0, then v onto G(q) v = 0, in the metric factored in LD.
+
+    Model: model, constraints (PackedModel.model_args(), constraint_args()).
+    Data in: LD [nv, nv], the factor of the step's inertia.
+    Data out: q [nq], v [nv], in place.
+    Scratch: fk_work = (E, r, R3, p3), Rw, pw; rows_work = (G, c, Y, A, lam, dq), the
+    constraint rows' arrays (constraints.py)."""
+    (link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table, armature,
+     gravity, body_link, body_R_link, body_p_link) = model
+    (coupling_dof, coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p,
+     loop_axis) = constraints
+    E, r, R3, p3 = fk_work
+    G, c, Y, A, lam, dq = rows_work
     m = 0
     nonlinear = loop_type.shape[0] > 0
     for iteration in range(POSITION_ITERATIONS):
@@ -332,6 +359,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
     nv = qd0.shape[1]
     E, r, R3, p3, M, vecs = allocate_workspace(nlink, nv)
     wR, wp, ws, wvaf, wI = allocate_world_workspace(nlink, nv)
+    fk_work = (E, r, R3, p3)
+    dynamics_work = (wR, wp, ws, wvaf, wI, M, vecs)
     Rw = np.empty((nlink, 3, 3))
     pw = np.empty((nlink, 3))
     q = np.empty(nq)
@@ -352,6 +381,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
     A = np.empty((rows, rows))
     lam = np.empty(rows)
     dq = np.empty(nv)
+    rows_work = (G, c, Y, A, lam, dq)
     contacts = 0
     # limit_impulses leaves each dof's velocity interval in rows 0 and 1; without limits they
     # stay unbounded for the contact solve
@@ -404,13 +434,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
         status[0] = -1
         status[1] = -1
         if constraints is not None:
-            acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6,
-                              dof_parent, dof_table, armature, gravity, q, qd, dt, E, r, R3, p3,
-                              wR, wp, ws, wvaf, wI, M, vecs, qdd)
-            enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, dof_parent,
-                                dof_table, coupling_dof, coupling_coeff, coupling_offset,
-                                loop_type, loop_link, loop_R, loop_p, loop_axis, q, qd, M, E, r,
-                                R3, p3, Rw, pw, G, c, Y, A, lam, dq)
+            acceleration_call(model, q, qd, dt, fk_work, dynamics_work, qdd)
+            enforce_constraints(model, constraints, q, qd, M, fk_work, Rw, pw, rows_work)
         row = 0
         for step in range(n_steps + 1):
             if step % record_every == 0:
@@ -425,9 +450,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
             if step == n_steps:
                 break
             if rk4 is None:
-                acceleration(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent,
-                             dof_table, armature, gravity, q, qd, dt, E, r, R3, p3, wR, wp, ws, wvaf,
-                             wI, M, vecs, qdd)
+                acceleration(model, q, qd, dt, fk_work, dynamics_work, qdd)
                 for k in range(nv):
                     v_start[k] = qd[k]
                     qd[k] += dt * qdd[k]
@@ -472,9 +495,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                         transport_velocity(link_table, c_bias, dt, c_R, qd)
                 if limits is not None:
                     if biased:  # the position-only return of joints outside their limits
-                        _limit_correction(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, I6,
-                                          lim_free, lim_bias, dt, E, r, R3, p3, Rw, pw,
-                                          lim_root_of, lim_com, lim_R, q, qd)
+                        _limit_correction(model, lim_free, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
+                                          lim_R, q, qd)
             else:
                 for stage in range(4):
                     h = 0.0 if stage == 0 else (0.5 * dt if stage < 3 else dt)
@@ -484,9 +506,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                         k_v[4, k] = qd[k] + h * k_v[stage - 1, k] if stage > 0 else qd[k]
                     normalise_quaternions(link_table, k_q[4])
                     configuration_rate(link_table, k_q[4], k_v[4], k_q[stage])
-                    acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6,
-                                      dof_parent, dof_table, armature, gravity, k_q[4], k_v[4], 0.0,
-                                      E, r, R3, p3, wR, wp, ws, wvaf, wI, M, vecs, k_v[stage])
+                    acceleration_call(model, k_q[4], k_v[4], 0.0, fk_work, dynamics_work, k_v[stage])
                     if constraints is not None:
                         # the constrained acceleration (the G-dot v term is left to the projection)
                         link_world_poses(link_table, E, r, Rw, pw)
@@ -502,9 +522,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                 normalise_quaternions(link_table, q)
                 if limits is not None or contacts > 0:
                     # the end state's inertia, factored, for the limit and contact impulses
-                    acceleration_call(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6,
-                                      dof_parent, dof_table, armature, gravity, q, qd, 0.0, E, r,
-                                      R3, p3, wR, wp, ws, wvaf, wI, M, vecs, qdd)
+                    acceleration_call(model, q, qd, 0.0, fk_work, dynamics_work, qdd)
                 if limits is not None:
                     m = 0
                     if constraints is not None:
@@ -516,9 +534,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                     biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
                                             lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam)
                     if biased:
-                        _limit_correction(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, I6,
-                                          lim_free, lim_bias, dt, E, r, R3, p3, Rw, pw,
-                                          lim_root_of, lim_com, lim_R, q, qd)
+                        _limit_correction(model, lim_free, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
+                                          lim_R, q, qd)
                 if contact is not None:
                     # contact as an impulse on the finished step: the next step moves q with it
                     link_world_poses(link_table, E, r, Rw, pw)
@@ -543,10 +560,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                             integrate_configuration(link_table, q, c_bias, dt, q)
                             transport_velocity(link_table, c_bias, dt, c_R, qd)
             if constraints is not None:
-                enforce_constraints(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S,
-                                    dof_parent, dof_table, coupling_dof, coupling_coeff,
-                                    coupling_offset, loop_type, loop_link, loop_R, loop_p,
-                                    loop_axis, q, qd, M, E, r, R3, p3, Rw, pw, G, c, Y, A, lam, dq)
+                enforce_constraints(model, constraints, q, qd, M, fk_work, Rw, pw, rows_work)
             bad = failing_dof(link_table, q, qd, settings)
             if bad >= 0:
                 status[0] = step + 1
