@@ -33,6 +33,14 @@ def path_arg(value, name: str = "path") -> str:
     raise UsageError(f"{name} must be a path (str or os.PathLike), got {type(value).__name__} {_shown(value)}")
 
 
+def paths_arg(value, name: str, what: str = "paths") -> list[str]:
+    """A list of paths (path_arg each) from an iterable of them; one path alone is refused, not
+    read as a sequence of one-letter paths. ``what`` names the items in the message."""
+    if isinstance(value, (str, bytes, os.PathLike)) or not hasattr(value, "__iter__"):
+        raise UsageError(f"{name} must be a list of {what}, got {type(value).__name__}")
+    return [path_arg(item, name) for item in value]
+
+
 # the largest whole number an argument may be: every integer up to it is exact as a float
 WHOLE_MAX = 2 ** 53
 

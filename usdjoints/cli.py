@@ -138,7 +138,7 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
 
 def _cmd_convert(args: argparse.Namespace) -> int:
     from .convert.api import convert_file
-    from .outputs import check_outputs, regular_input
+    from .outputs import check_outputs
 
     packages = {}
     for item in args.package:

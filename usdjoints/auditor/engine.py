@@ -10,8 +10,8 @@ import os
 from typing import Iterable, Optional, Sequence, Union
 
 from ..profiles import NAMES as CONSUMERS, profile
-from ..args import bool_arg, names_arg, path_arg
-from ..errors import InputError, UsageError
+from ..args import bool_arg, names_arg, paths_arg
+from ..errors import InputError
 from ..walker import paused_cycle_collection, unreadable_values_rejected, walk_many
 from ..walker.stage_io import open_stage
 from .findings import AuditReport, Finding, StageFailure, merge_reports
@@ -95,10 +95,7 @@ def expand_inputs(items: Iterable[Union[str, os.PathLike]]) -> list[str]:
     A directory without USD files, or a pattern matching nothing, is an :class:`InputError`.
     """
     paths: list[str] = []
-    if isinstance(items, (str, bytes, os.PathLike)) or not hasattr(items, "__iter__"):
-        raise UsageError(f"expected a list of stage paths, got {type(items).__name__}")
-    for item in items:
-        text = path_arg(item, "stage")
+    for text in paths_arg(items, "stages", "stage paths"):
         if os.path.isdir(text):
             found = sorted(os.path.join(root, f) for root, _, files in os.walk(text) for f in files
                            if f.lower().endswith(USD_EXTENSIONS))

@@ -5,10 +5,10 @@ import os
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from ..errors import InputError, UsageError
+from ..errors import UsageError
 from .ir import MeshRef, RobotIR
 from .report import ConversionReport
-from ..args import bool_arg, path_arg
+from ..args import bool_arg, path_arg, paths_arg
 from ..outputs import Output, regular_input
 
 URDF_EXTENSIONS = (".urdf",)
@@ -104,9 +104,7 @@ def _checked_inputs(input_path, packages, resource_paths):
                 raise UsageError(f"packages: a package name must be a str, got {type(name).__name__} {name!r}")
         packages = {name: path_arg(folder, f"packages[{name!r}]") for name, folder in packages.items()}
     if resource_paths is not None:
-        if isinstance(resource_paths, (str, bytes, os.PathLike)) or not hasattr(resource_paths, "__iter__"):
-            raise UsageError(f"resource_paths must be a list of directories, got {type(resource_paths).__name__}")
-        resource_paths = [path_arg(folder, "resource_paths") for folder in resource_paths]
+        resource_paths = paths_arg(resource_paths, "resource_paths", "directories")
     return input_path, packages, resource_paths
 
 

@@ -25,21 +25,19 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
 from ..errors import InputError, UsageError
-from .ir import IDENTITY, Joint, JointType, Link, Pose, RobotIR
+from .ir import IDENTITY, JointType, Link, Pose, RobotIR
 from .mass import inertia_matrix, principal_axes, quat_to_matrix
 from .meshes import MeshCache
 from .names import unique_child_name
 from .report import ConversionReport, EntryKind, Notes
 from .usd_writer_batch import BatchedStage
 from .usd_writer_couplings import write_gear, write_screw
-from .usd_writer_plan import WELD_NAME, BasePlan, link_poses, plan_base
+from .usd_writer_plan import BasePlan, link_poses, plan_base
 from .usd_writer_geometry import MaterialLibrary, write_shape, write_shape_spec
 from .usd_writer_geometry import specs_writable as shape_specs_writable
 from . import usd_writer_specs as specs

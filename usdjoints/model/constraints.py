@@ -79,7 +79,6 @@ def coupling_arrays(model, description: StageDescription):
                 drop(joint.path, "its hinge must be a simulated revolute joint and its prismatic a prismatic one")
                 continue
             rows = [(a[0], a[1]), (b[0], -c.ratio * b[1])]
-            rows_offset = None
         elif joint.type == "gear" and c is not None:
             if c.hinge0 is None or c.hinge1 is None:
                 drop(joint.path, "physics:hinge0 or physics:hinge1 is missing (PhysX creates no gear)")
@@ -90,7 +89,6 @@ def coupling_arrays(model, description: StageDescription):
                 drop(joint.path, "both hinges must be simulated revolute joints")
                 continue
             rows = [(a[0], c.ratio), (b[0], 1.0)]
-            rows_offset = None
         else:
             rows = None
         if rows is not None:

@@ -229,7 +229,6 @@ def _rename_colliding(decls: list[Decl], element: etree._Element, context: Scope
     if context.version >= (1, 7):
         return decls
     taken = {d.name for d in decls if d.kind in ("link", "model")}
-    out = []
     for kind, suffix in (("joint", "_joint"), ("frame", "_frame")):
         for index, d in enumerate(decls):
             if d.kind != kind:
