@@ -59,3 +59,13 @@ def test_the_command_line_says_it_in_one_line(option, tmp_path):
     assert done.returncode == 2 and len(lines) == 1 and "more than this machine" in lines[0], done.stderr
     assert "internal error" not in done.stderr
     assert done.stdout == ""  # refused before the run: nothing simulated, nothing printed
+
+
+def test_check_run_counts_what_simulate_records():
+    """check_run's (steps, states) are the run's: simulate records that many states."""
+    model = load_model(str(ARM), contact=False)
+    steps, states = api.check_run(model, 0.05, 0.001, n_envs=2, record_every=5)
+    run = api.simulate(model, 0.05, 0.001, n_envs=2, record_every=5)
+    assert (steps, states) == (50, 11) and run.q.shape[1] == states
+    with pytest.raises(UsageError, match="n_envs"):
+        api.check_run(model, 0.05, 0.001, n_envs=2.5)
