@@ -143,14 +143,15 @@ def constraint_jacobian(model: ArticulatedModel, q) -> tuple[np.ndarray, np.ndar
 
 def integrate_configuration(model: ArticulatedModel, q, v, dt: float) -> np.ndarray:
     """q (+) dt v [nq]: scalar coordinates move linearly, quaternions rotate exactly by the body
-    angular velocity, free-joint positions by the linear velocity rotated into the joint frame."""
+    angular velocity; a free joint turns about its link's centre of mass, which moves by dt times
+    its velocity (kernels/integrate.py integrate_configuration)."""
     from .kernels.integrate import integrate_configuration as integrate_kernel
 
     pm = _model(model)
     q = _state("q", q, pm.nq)
     v = _state("v", v, pm.nv)
     out = np.empty(pm.nq)
-    integrate_kernel(pm.link_table, q, v, real_arg(dt, "dt"), out)
+    integrate_kernel(pm.link_table, pm.I6, q, v, real_arg(dt, "dt"), out)
     return out
 
 
@@ -284,9 +285,29 @@ def divergence_bounds(model: ArticulatedModel, duration: float, q0: np.ndarray, 
         implied = np.sqrt(np.abs(kp)) * stretch + np.sqrt(np.abs(model.dof_stiffness) / inertia) * spring
         reach = np.maximum(reach, np.where(scalar, implied, 0.0))
     fall = float(np.linalg.norm(model.gravity)) * duration
-    v = max(DIVERGENCE_LINEAR_FLOOR, DIVERGENCE_FACTOR * (fall + float(reach[linear].max(initial=0.0))))
-    w = max(DIVERGENCE_ANGULAR_FLOOR, DIVERGENCE_FACTOR * float(reach[~linear].max(initial=0.0)))
+    turning = float(reach[~linear].max(initial=0.0))
+    # a turn at that rate moves the model's points (and a free or D6 base's coordinates, which
+    # follow its frame round a centre of mass away from it) at up to rate x lever arm
+    along = float(reach[linear].max(initial=0.0)) + turning * _lever_arm(model, q0[0])
+    v = max(DIVERGENCE_LINEAR_FLOOR, DIVERGENCE_FACTOR * (fall + along))
+    w = max(DIVERGENCE_ANGULAR_FLOOR, DIVERGENCE_FACTOR * turning)
     return v, w
+
+
+def _lever_arm(model: ArticulatedModel, q: np.ndarray) -> float:
+    """Twice the largest distance [m] of a link origin or centre of mass from its tree's root
+    link origin at q: a bound on the distance between two points of one tree."""
+    from ..model.kinematics import link_world_poses
+
+    R, p = link_world_poses(model, q)
+    root = np.arange(model.nlink)
+    for i in range(model.nlink):
+        parent = int(model.link_parent[i])
+        if parent >= 0:
+            root[i] = root[parent]
+    com = p + np.einsum("nij,nj->ni", R, np.asarray(model.link_com, dtype=float).reshape(-1, 3))
+    reach = np.concatenate([np.linalg.norm(p - p[root], axis=1), np.linalg.norm(com - p[root], axis=1)])
+    return 2.0 * float(reach.max(initial=0.0))
 
 
 _AXIS = "xyz"

@@ -112,8 +112,13 @@ def _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out):
 
 
 @njit(cache=True, fastmath=FMA)
-def integrate_configuration(link_table, q, v, h, q_out):
-    """q_out = q (+) h v: exact rotation for quaternions, linear elsewhere (q_out may alias q)."""
+def integrate_configuration(link_table, I6, q, v, h, q_out):
+    """q_out = q (+) h v: exact rotation for quaternions, linear for scalar coordinates (q_out
+    may alias q). A free joint turns by exp(h w) about its link's centre of mass c (I6's m [c]x
+    block; the origin where the link has no mass), which moves by h R (v + w x c): the origin
+    goes to p + R (h (v + w x c) + c - exp(h w) c). Stepping the origin in a straight line
+    instead moved the centre of mass of a base turning fast far from its origin by h R (w x c)
+    - (R' - R) c a step, off the path its momentum gives it."""
     for i in range(link_table.shape[0]):
         kind = link_table[i, LINK_TYPE]
         q0 = link_table[i, LINK_Q_START]
@@ -121,12 +126,29 @@ def integrate_configuration(link_table, q, v, h, q_out):
         if kind == SPHERICAL:
             quat_multiply_exp(q, q0, v[v0], v[v0 + 1], v[v0 + 2], h, q_out)
         elif kind == FREE:
-            d0, d1, d2 = quat_rotate(q[q0 + 3], q[q0 + 4], q[q0 + 5], q[q0 + 6],
-                                     v[v0], v[v0 + 1], v[v0 + 2])
-            q_out[q0] = q[q0] + h * d0
-            q_out[q0 + 1] = q[q0 + 1] + h * d1
-            q_out[q0 + 2] = q[q0 + 2] + h * d2
-            quat_multiply_exp(q, q0 + 3, v[v0 + 3], v[v0 + 4], v[v0 + 5], h, q_out)
+            wx, wy, wz = v[v0 + 3], v[v0 + 4], v[v0 + 5]
+            m = I6[i, 3, 3]
+            cx = cy = cz = 0.0
+            if m > 0.0:
+                cx, cy, cz = I6[i, 2, 4] / m, I6[i, 0, 5] / m, I6[i, 1, 3] / m
+            # c - exp(h w) c by Rodrigues' formula (k the unit axis, angle = h |w|)
+            angle = h * math.sqrt(wx * wx + wy * wy + wz * wz)
+            bx = by = bz = 0.0
+            if angle > 0.0 and m > 0.0:
+                kx, ky, kz = h * wx / angle, h * wy / angle, h * wz / angle
+                co, si = math.cos(angle), math.sin(angle)
+                kc = (kx * cx + ky * cy + kz * cz) * (1.0 - co)
+                bx = cx - (cx * co + (ky * cz - kz * cy) * si + kx * kc)
+                by = cy - (cy * co + (kz * cx - kx * cz) * si + ky * kc)
+                bz = cz - (cz * co + (kx * cy - ky * cx) * si + kz * kc)
+            dx = h * (v[v0] + wy * cz - wz * cy) + bx
+            dy = h * (v[v0 + 1] + wz * cx - wx * cz) + by
+            dz = h * (v[v0 + 2] + wx * cy - wy * cx) + bz
+            d0, d1, d2 = quat_rotate(q[q0 + 3], q[q0 + 4], q[q0 + 5], q[q0 + 6], dx, dy, dz)
+            q_out[q0] = q[q0] + d0
+            q_out[q0 + 1] = q[q0 + 1] + d1
+            q_out[q0 + 2] = q[q0 + 2] + d2
+            quat_multiply_exp(q, q0 + 3, wx, wy, wz, h, q_out)
         else:
             q_out[q0] = q[q0] + h * v[v0]
 
@@ -276,7 +298,7 @@ def _limit_correction(model, free, bias, h, fk_work, Rw, pw, root_of, com, R, q,
         link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
         link_world_poses(link_table, E, r, Rw, pw)
         tree_centres_of_mass(link_table, I6, Rw, pw, root_of, com[0])
-    integrate_configuration(link_table, q, bias, h, q)
+    integrate_configuration(link_table, I6, q, bias, h, q)
     transport_velocity(link_table, bias, h, R, qd)
     if free:
         link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
@@ -319,7 +341,7 @@ def enforce_constraints(model, constraints, q, v, LD, fk_work, Rw, pw, rows_work
         for k in range(m):
             for d in range(dq.shape[0]):
                 dq[d] -= Y[k, d] * lam[k]
-        integrate_configuration(link_table, q, dq, 1.0, q)
+        integrate_configuration(link_table, I6, q, dq, 1.0, q)
         if not nonlinear:  # a linear constraint is met after one step: skip the re-check
             break
     project_out(G, Y, A, m, v, lam)
@@ -486,12 +508,12 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                             biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt,
                                                     lim_work, lim_iwork, lim_C, lim_A, qd,
                                                     lim_bias, G, Y, A, m, lam)
-                integrate_configuration(link_table, q, qd, dt, q)
+                integrate_configuration(link_table, I6, q, qd, dt, q)
                 if any_lone:
                     world_frame_velocity(link_table, I6, lone, v_start, dt, qd, True)
                 if contact is not None:
                     if c_biased:  # the contacts' position-only push apart of overlaps
-                        integrate_configuration(link_table, q, c_bias, dt, q)
+                        integrate_configuration(link_table, I6, q, c_bias, dt, q)
                         transport_velocity(link_table, c_bias, dt, c_R, qd)
                 if limits is not None:
                     if biased:  # the position-only return of joints outside their limits
@@ -557,7 +579,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                                           n_contacts, pair_of, points, normals, depths, v_start,
                                           dt, settings, J, PJ, lam_c, target, lim_work, qd,
                                           c_bias):
-                            integrate_configuration(link_table, q, c_bias, dt, q)
+                            integrate_configuration(link_table, I6, q, c_bias, dt, q)
                             transport_velocity(link_table, c_bias, dt, c_R, qd)
             if constraints is not None:
                 enforce_constraints(model, constraints, q, qd, M, fk_work, Rw, pw, rows_work)
