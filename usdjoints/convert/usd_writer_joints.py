@@ -294,7 +294,7 @@ def drive_values(axis: JointAxis, angular: bool, robot: RobotIR, notes: Notes, j
     elif axis.spring_reference is not None:
         notes.add(EntryKind.DROPPED, where, f"joint {joint.name!r} spring_reference",
                   "a spring reference without stiffness exerts no force")
-    if effort and velocity and effort > 0.0 and velocity > 0.0:
+    if effort and velocity and 0.0 < effort < math.inf and 0.0 < velocity < math.inf:
         damping = effort / velocity
         values["damping"] = angular_gain_per_rad_to_per_deg(damping) if angular else damping
     else:

@@ -477,3 +477,52 @@ def test_warnings_of_a_merged_include_reach_the_report(tmp_path):
       <include merge="true"><uri>part.sdf</uri></include></model></sdf>""")
     assert any("namespace prefix 'gz'" in w.message and w.where.endswith("part.sdf:2") for w in report.warnings)
     assert any("<gz:note>" in d.message for d in report.dropped)
+
+
+def test_pre_1_7_world_frame_named_like_a_model_is_renamed(tmp_path):
+    """libsdformat's own test file (gazebosim/sdformat test/sdf/world_model_frame_same_name_1_6.sdf,
+    Apache-2.0), written out here: before 1.7 the world's frame 'ground' is renamed
+    'ground_frame' with a warning (oracle: libsdformat's DOMWorld.LoadModelFrameSameName), and the
+    models keep their poses. It reached an internal error (AttributeError) before."""
+    text = """<?xml version="1.0" ?>
+<sdf version='1.6'>
+  <world name="world_model_frame_same_name">
+    <model name="base"><pose>1 0 0 0 0 0</pose><link name="L"/></model>
+    <model name="ground"><pose>0 2 0 0 0 0</pose><link name="L"/></model>
+    <frame name="ground"><pose>0 0 3 0 0 0</pose></frame>
+  </world>
+</sdf>
+"""
+    source, out = tmp_path / "world_model_frame_same_name_1_6.sdf", tmp_path / "out.usda"
+    source.write_text(text)
+    report = convert_sdformat(source, out)
+    assert any("renamed 'ground_frame'" in w.message for w in report.warnings)
+    stage = Usd.Stage.Open(str(out))
+    cache = UsdGeom.XformCache()
+    positions = {p.GetName(): cache.GetLocalToWorldTransform(p).ExtractTranslation()
+                 for p in stage.Traverse() if p.HasAPI(UsdPhysics.RigidBodyAPI)}
+    assert positions["base__L"] == Gf.Vec3d(1, 0, 0) and positions["ground__L"] == Gf.Vec3d(0, 2, 0)
+
+
+def test_unlimited_effort_and_velocity_give_a_finite_drive(tmp_path):
+    """A joint with effort -1 and velocity -1 (SDFormat's "no limit", as osrf/gazebo_models'
+    follower_vehicle and cessna write them) got damping = inf / inf = nan; it gets no damping
+    gain to scale from (0, with its note), and the stage simulates."""
+    text = """<?xml version="1.0"?>
+<sdf version="1.6"><model name="m">
+  <link name="base"><inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+  <link name="wheel"><inertial><mass>0.5</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial></link>
+  <joint name="spin" type="revolute"><parent>base</parent><child>wheel</child>
+    <axis><xyz>0 0 1</xyz><limit><lower>-1e16</lower><upper>1e16</upper><effort>-1</effort><velocity>-1</velocity></limit></axis>
+  </joint>
+</model></sdf>
+"""
+    source, out = tmp_path / "m.sdf", tmp_path / "m.usda"
+    source.write_text(text)
+    convert_sdformat(source, out)
+    stage = Usd.Stage.Open(str(out))
+    dampings = [a.Get() for p in stage.Traverse() for a in p.GetAttributes() if a.GetName().endswith(":physics:damping")]
+    assert dampings and all(math.isfinite(d) for d in dampings)
+    done = subprocess.run([sys.executable, "-m", "usdjoints", "simulate", str(out), "--duration", "0.05"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr

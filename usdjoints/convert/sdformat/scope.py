@@ -92,14 +92,18 @@ def build_root(document, directories: tuple[Path, ...], confinement: Confinement
 
 def build_world(element: etree._Element, context: ScopeContext) -> Scope:
     decls: list[Decl] = []
+    renamed: list[str] = []
     for child in element:
         if child.tag == "include":
             decls.extend(_include(child, context, in_world=True, warnings=[]))
         elif child.tag in ("model", "frame", "joint"):
             decls.append(_declaration(child, context))
+    # before 1.7 a world's frame named like one of its models is renamed too (libsdformat's
+    # DOMWorld.LoadModelFrameSameName: world_model_frame_same_name.sdf's frame is ground_frame)
+    decls = _rename_colliding(decls, element, context, renamed)
     _check_unique(decls, element, context)
     return Scope("world", element.get("name", "world"), where(element), element, context.version,
-                 context.path, tuple(decls))
+                 context.path, tuple(decls), warnings=tuple(renamed))
 
 
 def build_model(element: etree._Element, context: ScopeContext, *, name: str | None = None,
