@@ -20,7 +20,7 @@ from pathlib import Path
 
 from lxml import etree
 
-VERSIONS = ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11")
+VERSIONS = ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12")
 OUT = Path(__file__).resolve().parents[1] / "usdjoints" / "convert" / "sdformat" / "spec_elements.json"
 
 

@@ -44,6 +44,13 @@ ACCEPTED = {
                           .encode(), "prefix xacro"),
     "stray_ampersand": (BODY.replace('"b"', '"b&c"').encode(), "'&'"),
     "robot_version_1_2": (BODY.replace('<robot name="r">', '<robot name="r" version="1.2">').encode(), None),
+    "comment_with_double_hyphen": (DECLARATION + BODY.replace('<link name="b"/>', '<!-- a -- b --><link name="b"/>')
+                                   .encode(), "holding '--'"),
+    "comment_ending_in_a_hyphen": (DECLARATION + BODY.replace('<link name="b"/>', '<!-- a ---><link name="b"/>')
+                                   .encode(), "holding '--'"),
+    "name_with_double_colon": (DECLARATION + BODY.replace('<link name="b"/>', '<link name="b"><gz::x>1</gz::x></link>')
+                               .encode(), "QName 'gz::x'"),
+    "second_root_element": (DECLARATION + BODY.encode() + b'<robot name="q"/>\n', "after the root element"),
 }
 # name: (bytes, line of the error)
 REFUSED = {
@@ -52,6 +59,8 @@ REFUSED = {
                                      .encode(), 2),
     "robot_version_1_5": (BODY.replace('<robot name="r">', '<robot name="r" version="1.5">').encode(), 1),
     "robot_version_1": (BODY.replace('<robot name="r">', '<robot name="r" version="1">').encode(), 1),
+    "comment_before_the_declaration": (b"<!-- c -->\n" + DECLARATION + BODY.encode(), 2),
+    "text_after_the_root_element": (DECLARATION + BODY.encode() + b"xyz\n", 11),
 }
 
 

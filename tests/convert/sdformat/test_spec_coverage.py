@@ -1,4 +1,4 @@
-"""Every element and attribute of SDFormat 1.4-1.11 has a status in the converter's table, and a
+"""Every element and attribute of SDFormat 1.4-1.12 has a status in the converter's table, and a
 file holding any of them converts (or is refused with file:line) with the report naming it.
 
 Oracle: the specification's own element description files (gazebosim/sdformat sdf/1.x/*.sdf),
@@ -20,7 +20,7 @@ from usdjoints.errors import UsdJointsError
 
 SPEC = coverage.spec()
 TREE = SPEC["tree"]
-VERSIONS = ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11")
+VERSIONS = ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12")
 
 
 def test_the_spec_lists_cover_every_version_and_their_main_elements():

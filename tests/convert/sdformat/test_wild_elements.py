@@ -526,3 +526,18 @@ def test_unlimited_effort_and_velocity_give_a_finite_drive(tmp_path):
     done = subprocess.run([sys.executable, "-m", "usdjoints", "simulate", str(out), "--duration", "0.05"],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
+
+
+def test_sdformat_1_12_converts_and_keeps_a_model_state(tmp_path):
+    """SDFormat 1.12 (gazebosim/sdformat sdf/1.12: its 1_11.convert changes nothing; model.sdf now
+    includes model_state.sdf, sensor.sdf adds frame_id): the joint converts, the model's state is
+    kept with its XML, and a sensor's frame_id raises no report of an unknown element."""
+    report, stage, _ = _convert(tmp_path, """<sdf version="1.12"><model name="m"><link name="a"/>
+      <link name="b"><sensor name="s" type="imu"><frame_id>b</frame_id></sensor></link>
+      <joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint>
+      <model_state name="m"><joint_state name="j"><axis_state><position>0.3</position></axis_state></joint_state>
+      </model_state></model></sdf>""")
+    assert UsdPhysics.RevoluteJoint(_named(stage, "j"))
+    assert report.dropped == () and report.warnings == ()
+    kept = [e.message for e in report.kept]
+    assert any("<model_state> 'm'" in m for m in kept), kept

@@ -1,4 +1,4 @@
-"""SDFormat (1.4 to 1.11, and 1.3 as libsdformat converts it) reader: a ``.sdf`` file -> :class:`usdjoints.convert.ir.RobotIR`.
+"""SDFormat (1.4 to 1.12, and 1.3 as libsdformat converts it) reader: a ``.sdf`` file -> :class:`usdjoints.convert.ir.RobotIR`.
 
 Stages: parse.py (lxml, version) -> scope.py (declarations, includes expanded by includes.py)
 -> frames.py (the relative_to and attached_to graphs) -> links.py / joints.py / axes.py ->

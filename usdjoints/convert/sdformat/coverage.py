@@ -2,7 +2,7 @@
 reports what a file holds and the conversion does not carry.
 
 ``spec_elements.json`` (written by ``tools/sdf_spec_elements.py`` from the specification's
-``sdf/1.x/*.sdf`` description files) lists every element and attribute of SDFormat 1.4 to 1.11
+``sdf/1.x/*.sdf`` description files) lists every element and attribute of SDFormat 1.4 to 1.12
 as a key ``FILE:PATH`` (``surface:surface/friction/ode/mu``, attributes ``KEY@NAME``). ``RULES``
 gives each key one status, first matching pattern wins:
 
@@ -173,7 +173,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
         "lidar", "logical_camera", "magnetometer", "navsat", "noise", "ray", "rfid", "rfidtag", "sonar",
         "transceiver", "light", "projector", "plugin", "battery", "audio_sink", "audio_source",
         "particle_emitter", "gripper", "actor", "population", "scene", "atmosphere", "spherical_coordinates",
-        "gui", "road", "state", "model_state", "link_state", "light_state")),
+        "gui", "road", "state", "model_state", "link_state", "light_state", "joint_state")),
 )
 
 #: Where the reader keeps a kept element: (parent tag, child tag) pairs.
@@ -302,6 +302,7 @@ def _walk(element: etree._Element, key: str, tree: dict, tally: _Tally, parent_t
         elif state == "kept":
             if (element.tag, local) not in KEPT_PLACES:
                 tally.add((file, element.tag, child_key), _where(child), f"<{element.tag}>",
-                          f"<{local}> inside <{element.tag}> is not kept (only where SDFormat places it)")
+                          f"<{local}> inside <{element.tag}> is not converted (it is kept inside "
+                          f"{', '.join(f'<{p}>' for p in sorted(p for p, t in KEPT_PLACES if t == local))})")
         elif state == "dropped":
             tally.add((file, child_key), _where(child), f"<{element.tag}>/<{local}>", reason)

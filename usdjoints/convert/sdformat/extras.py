@@ -30,7 +30,7 @@ LINK_EXTRAS = ("sensor", "light", "projector", "plugin", "audio_source", "audio_
 #: Elements of a joint kept as extras (placed in the child link, where the joint frame moves).
 JOINT_EXTRAS = ("sensor", "plugin")
 #: Elements of a model kept as extras on the robot prim.
-MODEL_EXTRAS = ("plugin", "gripper", "battery")
+MODEL_EXTRAS = ("plugin", "gripper", "battery", "model_state")
 #: Elements of a world kept as extras on the robot prim (physics and gravity are converted).
 WORLD_EXTRAS = ("light", "plugin", "actor", "population", "scene", "atmosphere", "spherical_coordinates",
                 "gui", "audio", "wind", "magnetic_field", "road", "state", "gravity_model")

@@ -22,15 +22,13 @@ same rule.
 from __future__ import annotations
 
 import errno
-import io
 import os
 import stat
 from pathlib import Path
 
-from lxml import etree
-
 from usdjoints.errors import InputError
 
+from .. import xml_tinyxml
 from ..resolve import Confinement
 from .parse import SUPPORTED_VERSIONS, version_tuple
 
@@ -120,11 +118,8 @@ def model_file_in(directory: Path, where: str, uri: str = "", confinement: Confi
             data = config.read_bytes()
         except OSError as e:
             raise InputError(str(config), f"cannot read model.config: {e.strerror or e}") from e
-        parser = etree.XMLParser(remove_comments=True, resolve_entities=False, no_network=True)
-        try:  # from bytes: an encoding error is then an XMLSyntaxError with its line, not an OSError
-            root = etree.parse(io.BytesIO(data), parser, base_url=str(config)).getroot()
-        except etree.XMLSyntaxError as e:
-            raise InputError(f"{config}:{e.lineno}", f"model.config is not well-formed XML: {e.msg}") from e
+        # read as libsdformat reads it (tinyxml2); from bytes, an encoding error has its line
+        root = xml_tinyxml.parse(str(config), data, "libsdformat", base_url=str(config))[0].getroot()
         best: tuple[tuple[int, int], Path] | None = None
         for sdf in root.findall("sdf"):
             version = (sdf.get("version") or "").strip()

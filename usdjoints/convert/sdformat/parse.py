@@ -1,8 +1,6 @@
 """Reading an SDFormat file into an lxml tree with source lines, and checking its version."""
 from __future__ import annotations
 
-import io
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,11 +8,13 @@ from lxml import etree
 
 from usdjoints.errors import InputError
 
+from .. import xml_tinyxml
+
 #: SDFormat versions this reader understands (older ones lack the frame semantics it relies on).
 #: 1.3 is read as libsdformat reads it: as 1.4 after its conversion (1_3.convert in the
 #: specification moves physics update_rate to real_time_update_rate and ode/solver/dt or
 #: bullet/dt to max_step_size; nothing else changes).
-SUPPORTED_VERSIONS = ("1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11")
+SUPPORTED_VERSIONS = ("1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12")
 
 
 @dataclass(frozen=True, eq=False)
@@ -35,7 +35,7 @@ def version_tuple(text: str) -> tuple[int, int]:
 def check_version(text: str | None, where: str) -> tuple[int, int]:
     """The version tuple of a supported version string, or an :class:`InputError` naming ``where``."""
     if text is None:
-        raise InputError(where, "the <sdf> element has no version attribute", "add version='1.11'")
+        raise InputError(where, "the <sdf> element has no version attribute", "add version='1.12'")
     text = text.strip()
     if text not in SUPPORTED_VERSIONS:
         raise InputError(
@@ -51,21 +51,15 @@ def load_document(path: str | Path) -> SdfDocument:
     path = Path(path)
     if not path.is_file():
         raise InputError(str(path), "no such SDFormat file")
-    parser = etree.XMLParser(remove_comments=True, resolve_entities=False)
-    warnings: tuple[str, ...] = ()
     try:
         data = path.read_bytes()
     except OSError as e:
         raise InputError(str(path), f"cannot read the file: {e.strerror or e}") from e
-    try:
-        # parsed from the bytes: lxml reports an encoding error reading a file by name as an
-        # OSError without the line; from bytes it is the XMLSyntaxError (with line) it is
-        tree = etree.parse(io.BytesIO(data), parser, base_url=str(path))
-    except etree.XMLSyntaxError as e:
-        tree, warnings = _with_undeclared_prefixes(path, data, e)
-        if tree is None:
-            line = e.lineno if e.lineno is not None else 1
-            raise InputError(f"{path}:{line}", f"not well-formed XML: {e.msg}") from e
+    # parsed from the bytes: lxml reports an encoding error reading a file by name as an OSError
+    # without the line; from bytes it is the XMLSyntaxError (with line) it is
+    tree, notes = xml_tinyxml.parse(str(path), data, "libsdformat", base_url=str(path),
+                                    undeclared_namespace=UNDECLARED_NAMESPACE)
+    warnings = tuple(f"{path}:{line}: {message}" for line, _, message in notes)
     root = tree.getroot()
     if root.tag != "sdf":
         raise InputError(f"{path}:{root.sourceline}", f"the root element is <{root.tag}>, expected <sdf>")
@@ -73,39 +67,9 @@ def load_document(path: str | Path) -> SdfDocument:
     return SdfDocument(root, version, path, warnings)
 
 
-_UNDECLARED = re.compile(r"Namespace prefix (\S+) (?:for|on) ")
 #: The namespace an undeclared prefix is given: tinyxml2, libsdformat's parser, has no namespaces
 #: and reads ``gz:expressed_in`` as an attribute of that literal name, which it does not interpret.
 UNDECLARED_NAMESPACE = "urn:usdjoints:undeclared:"
-
-
-def _with_undeclared_prefixes(path: Path, data: bytes, error: etree.XMLSyntaxError):
-    """The tree read with each undeclared namespace prefix declared on the root element, when
-    the only errors are undeclared prefixes; else (None, ())."""
-    prefixes: dict[str, int] = {}
-    for entry in error.error_log:
-        if entry.filename and Path(entry.filename) != path and entry.filename != str(path):
-            continue  # the log can hold entries of earlier parses
-        if entry.level_name == "WARNING":
-            continue
-        match = _UNDECLARED.match(entry.message)
-        if entry.domain_name != "NAMESPACE" or match is None:
-            return None, ()
-        prefixes.setdefault(match.group(1), entry.line)
-    at = re.search(rb"<sdf\b", data)
-    if not prefixes or at is None:
-        return None, ()
-    declarations = b"".join(b' xmlns:%s="%s%s"' % (p.encode(), UNDECLARED_NAMESPACE.encode(), p.encode())
-                            for p in prefixes)
-    patched = data[:at.end()] + declarations + data[at.end():]  # same line: line numbers are kept
-    parser = etree.XMLParser(remove_comments=True, resolve_entities=False)
-    try:
-        tree = etree.parse(io.BytesIO(patched), parser, base_url=str(path))
-    except etree.XMLSyntaxError:
-        return None, ()
-    warnings = tuple(f"{path}:{line}: namespace prefix '{prefix}' is not declared; read as libsdformat reads it "
-                     f"(the prefixed elements and attributes are not interpreted)" for prefix, line in prefixes.items())
-    return tree, warnings
 
 
 def child_text(element: etree._Element, tag: str, default: str | None = None) -> str | None:

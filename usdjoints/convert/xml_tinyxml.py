@@ -1,0 +1,251 @@
+"""XML read as tinyxml2 reads it: the parser of urdfdom and of libsdformat.
+
+tinyxml2 accepts files that XML 1.0, and so libxml2, rejects. Measured with urdfdom (through
+pinocchio) and libsdformat 12 on the same bytes, both load files with:
+
+- whitespace or a byte-order mark before the XML declaration, several declarations, a declared
+  version other than 1.x or an unknown encoding (read as UTF-8);
+- ``--`` inside a comment (a comment ends at the first ``-->``);
+- an ``&`` that starts no reference (kept as the character);
+- undeclared namespace prefixes and names such as ``gz::system_priority`` (plain names);
+- content after the root element (ignored: both read the first root).
+
+A comment before the declaration is refused by both (XML_ERROR_PARSING_DECLARATION), and so here.
+Each tolerance is applied only when the strict parse fails, and each leaves a :data:`Note` for the
+caller's report; line numbers stay those of the file. Anything else that is not well-formed raises
+:class:`~usdjoints.errors.InputError` at file:line. Entities are never resolved and nothing is
+fetched from the network.
+"""
+from __future__ import annotations
+
+import codecs
+import io
+import re
+from typing import Mapping
+
+from lxml import etree
+
+from ..errors import InputError
+
+#: (line, topic, message): something read as tinyxml2 reads it that XML parsers reject
+Note = tuple[int, str, str]
+
+_STRAY_AMPERSAND = re.compile(rb"&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)")
+_DECLARATION = re.compile(rb"<\?xml(?=[\s?])(.*?)\?>", re.S)
+_PSEUDO_ATTRIBUTE = re.compile(rb"""(\w+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_COMMENT_OR_CDATA = re.compile(rb"<!\[CDATA\[.*?\]\]>|<!--(.*?)-->", re.S)
+_XML_VERSION = re.compile(r"1\.[0-9]+$")
+_BOM = b"\xef\xbb\xbf"
+
+
+def strict_parser() -> etree.XMLParser:
+    return etree.XMLParser(remove_comments=True, resolve_entities=False, no_network=True)
+
+
+def parse(where: str, data: bytes, reader: str, *, base_url: str | None = None,
+          undeclared_namespace: str | None = None) -> tuple[etree._ElementTree, list[Note]]:
+    """The tree of ``data`` as tinyxml2 reads it, and a note for each tolerance used.
+
+    ``reader`` names the consumer in the notes ("urdfdom", "libsdformat"). With
+    ``undeclared_namespace``, an undeclared prefix ``p`` is declared as that URI plus ``p`` (the
+    names keep their prefix as a namespace); without it, prefixed names are plain names.
+    """
+    data, notes = _prolog(data, reader)
+    try:
+        return etree.parse(io.BytesIO(data), strict_parser(), base_url=base_url), notes
+    except etree.XMLSyntaxError as error:
+        strict_error = error
+    data = _comment_hyphens(data, reader, notes)
+    data = _stray_ampersands(data, reader, notes)
+    tree = _parse_tolerating_namespaces(data, reader, base_url, undeclared_namespace, notes)
+    if tree is None:
+        strict_error = _first_intolerable_error(data) or strict_error
+        line = strict_error.lineno if strict_error.lineno else 1
+        raise InputError(f"{where}:{line}", f"not well-formed XML: {strict_error.msg}",
+                         "fix the XML syntax") from strict_error
+    return tree, notes
+
+
+def _parse_tolerating_namespaces(data, reader, base_url, undeclared_namespace, notes):
+    """The tree when the only errors left are namespace errors and content after the root; else None."""
+    if undeclared_namespace is not None:
+        data = _declare_prefixes(data, undeclared_namespace, reader, notes)
+    parser = etree.XMLParser(remove_comments=True, resolve_entities=False, no_network=True, recover=True)
+    try:
+        tree = etree.parse(io.BytesIO(data), parser, base_url=base_url)
+    except etree.XMLSyntaxError:
+        return None
+    if tree.getroot() is None:
+        return None
+    seen = set()
+    for entry in parser.error_log:
+        if entry.level < etree.ErrorLevels.ERROR:
+            continue
+        if entry.domain == etree.ErrorDomains.NAMESPACE:
+            topic = "XML namespace"
+            text = f"{entry.message.strip()}: read as a plain name, as {reader} reads it"
+        elif entry.type == etree.ErrorTypes.ERR_DOCUMENT_END and _markup_after_root(data, entry):
+            topic = "XML content after the root element"
+            text = f"content after the root element is ignored, as {reader} ignores it"
+        else:
+            return None
+        if (entry.line, text) not in seen:
+            seen.add((entry.line, text))
+            notes.append((entry.line, topic, text + " (XML parsers reject this file)"))
+    return tree
+
+
+def _first_intolerable_error(data: bytes) -> etree.XMLSyntaxError | None:
+    """The strict parser's error on ``data`` after the tolerances, unless that is a tolerated one."""
+    parser = strict_parser()
+    try:
+        etree.parse(io.BytesIO(data), parser)
+    except etree.XMLSyntaxError as error:
+        if any(e.level >= etree.ErrorLevels.ERROR and e.domain != etree.ErrorDomains.NAMESPACE
+               and e.type != etree.ErrorTypes.ERR_DOCUMENT_END for e in parser.error_log):
+            return error
+    return None
+
+
+def _markup_after_root(data: bytes, entry) -> bool:
+    """Whether what follows the root element is markup (a second element), which tinyxml2 reads
+    and its users skip; text there is an error for tinyxml2 too."""
+    lines = data.split(b"\n")
+    if not 1 <= entry.line <= len(lines):
+        return False
+    rest = lines[entry.line - 1][max(entry.column - 1, 0):].lstrip()
+    return rest.startswith(b"<")
+
+
+_UNDECLARED = re.compile(r"Namespace prefix (\S+) (?:for|on) ")
+
+
+def _declare_prefixes(data: bytes, namespace: str, reader: str, notes: list[Note]) -> bytes:
+    """``data`` with each undeclared prefix libxml2 reports declared on the root element (on the
+    root's line, so line numbers are kept)."""
+    parser = strict_parser()
+    try:
+        etree.parse(io.BytesIO(data), parser)
+        return data
+    except etree.XMLSyntaxError:
+        pass
+    prefixes: dict[str, int] = {}
+    for entry in parser.error_log:
+        match = _UNDECLARED.match(entry.message)
+        if entry.domain == etree.ErrorDomains.NAMESPACE and match is not None:
+            prefixes.setdefault(match.group(1), entry.line)
+    at = re.search(rb"<sdf\b|<robot\b", data)
+    if not prefixes or at is None:
+        return data
+    declarations = b"".join(b' xmlns:%s="%s%s"' % (p.encode(), namespace.encode(), p.encode()) for p in prefixes)
+    for prefix, line in prefixes.items():
+        notes.append((line, "XML namespace", f"namespace prefix '{prefix}' is not declared; read as {reader} reads it "
+                      "(the prefixed elements and attributes are not interpreted)"))
+    return data[:at.end()] + declarations + data[at.end():]
+
+
+def _comment_hyphens(data: bytes, reader: str, notes: list[Note]) -> bytes:
+    """Comments holding ``--`` or ending in ``-`` made well-formed; a comment ends at the first ``-->``."""
+    first = None
+    count = 0
+
+    def blank(match: re.Match) -> bytes:
+        nonlocal first, count
+        body = match.group(1)
+        if body is None or (b"--" not in body and not body.endswith(b"-")):
+            return match.group(0)
+        count += 1
+        first = match.start() if first is None else first
+        return b"<!--" + body.replace(b"-", b" ") + b"-->"
+
+    data = _COMMENT_OR_CDATA.sub(blank, data)
+    if count:
+        notes.append((data.count(b"\n", 0, first) + 1, "XML comment",
+                      f"{count} comment(s) holding '--' (first here): read to the first '-->', as {reader} "
+                      "reads them (XML parsers reject this file)"))
+    return data
+
+
+def _stray_ampersands(data: bytes, reader: str, notes: list[Note]) -> bytes:
+    escaped, count = _STRAY_AMPERSAND.subn(b"&amp;", data)
+    if count:
+        line = escaped.count(b"\n", 0, escaped.find(b"&amp;")) + 1
+        notes.append((line, "XML '&'", f"{count} '&' starting no character or entity reference (first here): "
+                      f"read as the character '&', as {reader} reads it (XML parsers reject this file)"))
+    return escaped
+
+
+def _prolog(data: bytes, reader: str) -> tuple[bytes, list[Note]]:
+    """The text before the root element made acceptable to libxml2 as tinyxml2 accepts it.
+
+    tinyxml2 skips whitespace and a byte-order mark before the first node and does not check the
+    declaration's content; XML 1.0 wants the declaration first and its version 1.x. The prolog
+    (whitespace, marks, declarations) is replaced by one normalised declaration followed by as
+    many line breaks as it held, so every line number stays that of the file.
+    """
+    at_start = data.startswith(b"<?xml") or data.startswith(_BOM + b"<?xml")
+    if at_start and data.find(b"<?xml", 1) < 0:
+        match = _DECLARATION.match(data, 3 if data.startswith(_BOM) else 0)
+        fields = _pseudo_attributes(match.group(1)) if match else {}
+        if match and _XML_VERSION.match(fields.get("version", "1.0")) and _known_encoding(fields):
+            return data, []  # the common case: one well-formed declaration first
+    position, declarations, leading = 0, [], False
+    while True:
+        start = position
+        while position < len(data) and data[position] in b" \t\r\n":
+            position += 1
+        if data.startswith(_BOM, position):
+            position += len(_BOM)
+        if position != start and not (start == 0 and position == len(_BOM) and data.startswith(_BOM)):
+            leading = leading or not declarations  # something before the first declaration
+        if position == start:
+            match = _DECLARATION.match(data, position)
+            if match is None:
+                break
+            declarations.append(match)
+            position = match.end()
+    if not declarations and not leading:
+        return data, []
+    notes: list[Note] = []
+    line = data.count(b"\n", 0, declarations[0].start()) + 1 if declarations else 1
+    encoding = None
+    if declarations:
+        fields = _pseudo_attributes(declarations[0].group(1))
+        version = fields.get("version")
+        if version is not None and not _XML_VERSION.match(version):
+            notes.append((line, "XML declaration", f"version {version!r} is not an XML version; read as XML 1.0, "
+                          f"as {reader} reads it (XML parsers reject this file)"))
+        encoding = fields.get("encoding")
+        if not _known_encoding(fields):
+            notes.append((line, "XML declaration", f"unknown encoding {encoding!r}; read as UTF-8, as {reader} "
+                          "reads it"))
+            encoding = None
+        if len(declarations) > 1:
+            notes.append((line, "XML declaration", f"{len(declarations)} declarations; the first is used, as "
+                          f"{reader} uses it (XML parsers reject this file)"))
+    if leading and declarations:
+        notes.append((line, "XML declaration", f"whitespace or a byte-order mark comes before it; skipped, as "
+                      f"{reader} skips it (XML parsers reject this file)"))
+    prolog_end = declarations[-1].end() if declarations else position
+    head = b'<?xml version="1.0"' + (f' encoding="{encoding}"'.encode("ascii", "replace") if encoding else b"")
+    head = head + b"?>" if declarations else b""
+    return head + b"\n" * data.count(b"\n", 0, prolog_end) + data[prolog_end:], notes
+
+
+def _known_encoding(fields: Mapping[str, str]) -> bool:
+    if "encoding" not in fields:
+        return True
+    try:
+        codecs.lookup(fields["encoding"])
+    except LookupError:
+        return False
+    return True
+
+
+def _pseudo_attributes(text: bytes) -> dict[str, str]:
+    fields = {}
+    for match in _PSEUDO_ATTRIBUTE.finditer(text):
+        value = match.group(2) if match.group(2) is not None else match.group(3)
+        fields[match.group(1).decode("ascii", "replace")] = value.decode("latin-1")
+    return fields
+
