@@ -133,6 +133,24 @@ def test_joint_outside_its_limit_comes_back_without_launching():
     assert abs(trajectory.q[-1, 0] + 0.9) < 1e-9
 
 
+def test_correction_of_one_joint_carries_no_other_past_its_limit():
+    """A shoulder starting 1 rad past its limit beside an elbow at rest inside [-0.05, 0.05]: the
+    shoulder's correction acts on the elbow through the inverse inertia (an impulse at the
+    shoulder swings the forearm back). Oracle: the limits themselves; after the first step both
+    joints are within their bounds (the elbow was carried 2.9 rad past its own), and nothing
+    moves after (no velocity kept)."""
+    b = ModelBuilder(gravity=(0, 0, 0))
+    b.add_body("upper", joint_type="revolute", axis=(0, 0, 1), mass=1.0, com=(0.2, 0, 0),
+               inertia=np.eye(3) * 1e-3, lower=-0.5, upper=0.5)
+    b.add_body("fore", parent="upper", joint_type="revolute", axis=(0, 0, 1), p_parent_joint=(0.4, 0, 0),
+               mass=1.0, com=(0.2, 0, 0), inertia=np.eye(3) * 1e-3, lower=-0.05, upper=0.05)
+    trajectory = api.simulate(b.build(q_initial=np.array([1.5, 0.0])), 0.05, DT)
+    q = trajectory.q[1:]
+    assert np.all(np.abs(q[:, 0]) <= 0.5 + 1e-9) and np.all(np.abs(q[:, 1]) <= 0.05 + 1e-9), q[:3]
+    assert abs(q[0, 0] - 0.5) < 1e-9
+    assert float(np.max(np.abs(trajectory.qd))) < 1e-9
+
+
 def test_free_base_joint_outside_its_limit_keeps_the_centre_of_mass():
     """A free base whose arm starts 1 rad past its limit, no gravity: the first step puts the arm
     on its limit, and the robot's centre of mass does not move (no external force: momentum

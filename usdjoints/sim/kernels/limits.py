@@ -11,7 +11,10 @@ velocity must lie in:
 A joint outside its limit is put back on it by a second, position-only set of impulses (split
 impulses, as PhysX keeps its position correction out of the velocities): a bias velocity b with
 v_k + b_k = (bound - x) / h moves the positions onto the bound this step and is then dropped, so
-a joint that starts outside is on its limit after the first step without being launched. That is
+a joint that starts outside is on its limit after the first step without being launched. The
+correction acts through H^-1 on the other joints too, so the joints inside their limits are rows
+of that solve as well (bound - x over h): an elbow next to a shoulder put back by 1 rad stays
+within its limits instead of being swung 3 rad past them. That is
 what PhysX does (measured with ovphysx, tests/sim/test_start_outside_limits_physx.py: a hinge
 starting 30 deg past its limit is on it after one 1 ms step, -0.029 deg/s left). The bias acts
 through H^-1 like the impulses, so to first order it moves no free base's centre of mass; the
@@ -233,6 +236,7 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
         if lower > -math.inf:
             if x >= lower:
                 lo[k] = max(lo[k], (lower - x) / h)
+                lo_b[k] = (lower - x) / h  # the correction of others may not carry it past
             else:
                 lo[k] = max(lo[k], 0.0)
                 lo_b[k] = (lower - x) / h
@@ -240,6 +244,7 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
         if upper < math.inf:
             if x <= upper:
                 hi[k] = min(hi[k], (upper - x) / h)
+                hi_b[k] = (upper - x) / h
             else:
                 hi[k] = min(hi[k], 0.0)
                 hi_b[k] = (upper - x) / h
