@@ -298,8 +298,9 @@ def _write_link_specs(batch: BatchedStage, path, link: Link, pose: Pose, robot: 
             mass, center, moments, axes, stand_in = values
             specs.attribute(spec, "physics:mass", mass)
             specs.attribute(spec, "physics:centerOfMass", center)
-            specs.attribute(spec, "physics:diagonalInertia", moments)
-            specs.attribute(spec, "physics:principalAxes", axes)
+            if moments is not None:
+                specs.attribute(spec, "physics:diagonalInertia", moments)
+                specs.attribute(spec, "physics:principalAxes", axes)
             if stand_in:
                 specs.custom_data(spec, MASS_STAND_IN_KEY, True)
     used: set[str] = set()
@@ -331,8 +332,9 @@ def _write_mass(mass_api: UsdPhysics.MassAPI, link: Link, robot: RobotIR, notes:
     mass, center, moments, axes, stand_in = values
     mass_api.CreateMassAttr(mass)
     mass_api.CreateCenterOfMassAttr(center)
-    mass_api.CreateDiagonalInertiaAttr(moments)
-    mass_api.CreatePrincipalAxesAttr(axes)
+    if moments is not None:
+        mass_api.CreateDiagonalInertiaAttr(moments)
+        mass_api.CreatePrincipalAxesAttr(axes)
     if stand_in:
         # says the source had no mass here, so a reduced-coordinate consumer that welds this body
         # to its parent can drop the stand-in and keep the source's dynamics exactly
@@ -374,12 +376,23 @@ def mass_values(link: Link, robot: RobotIR, notes: Notes):
         raise InputError(where, f"the inertia of link {link.name!r} overflows in the link frame "
                          "(its moments are too large for double precision)")
     moments, axes = principal
-    if min(moments) < -1e-12 * max(1.0, max(moments)):
+    indefinite = min(moments) < -1e-12 * max(1.0, max(moments))
+    if indefinite:
         notes.add(EntryKind.WARNING, where, f"link {link.name!r} inertia",
                   f"not positive semi-definite (principal moments {moments})")
     if max(abs(m) for m in moments) == 0.0:
+        # (0, 0, 0) is the schema's fallback, "compute it from the colliders", as PhysX reads it
+        # (tests/sim/test_zero_inertia_physx.py); left unauthored it means the same, and OpenUSD's
+        # RigidBodyChecker wants principalAxes and diagonalInertia both in range or neither
         notes.add(EntryKind.WARNING, where, f"link {link.name!r} inertia",
-                  "all zero: UsdPhysics consumers then derive it from the colliders")
+                  "all zero: not written, so UsdPhysics consumers derive it from the colliders")
+        return float(mass), Gf.Vec3f(*origin.position), None, None, False
+    a, b, c = sorted(moments)
+    if not indefinite and (a <= 0.0 or c > (a + b) * (1.0 + 1e-6)):
+        notes.add(EntryKind.WARNING, where, f"link {link.name!r} inertia",
+                  f"principal moments {tuple(float(m) for m in moments)} are not a rigid body's (each must be "
+                  "positive and at most the sum of the other two): written as given, as PhysX and pinocchio "
+                  "take them; OpenUSD's RigidBodyChecker reports a zero moment")
     return (float(mass), Gf.Vec3f(*origin.position), Gf.Vec3f(*moments),
             Gf.Quatf(float(axes[0]), Gf.Vec3f(*axes[1:])), False)
 

@@ -76,6 +76,7 @@ def write_screw(stage: Usd.Stage, place: JointPlacement, nut_path: Sdf.Path, nut
     mass.CreateMassAttr(NUT_MASS)
     mass.CreateDiagonalInertiaAttr(Gf.Vec3f(NUT_INERTIA, NUT_INERTIA, NUT_INERTIA))
     mass.CreateCenterOfMassAttr(Gf.Vec3f(0.0))
+    mass.CreatePrincipalAxesAttr(Gf.Quatf(1.0))  # OpenUSD's RigidBodyChecker wants both or neither
     nut.GetPrim().SetDisplayName(f"{joint.name} screw nut")
 
     nut_name = f"{joint.name}::screw_nut"
