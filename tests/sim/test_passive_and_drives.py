@@ -117,9 +117,9 @@ def test_limit_damping_only_resists_deeper_motion():
     table = pack(model).dof_table
     M = np.eye(1)
     tau, K, D = np.empty(1), np.empty(1), np.empty(1)
-    passive_forces(table, np.array([0.6]), np.array([-2.0]), M, 0.0, tau, K, D)  # moving out
+    passive_forces(table, np.array([0.6]), np.array([-2.0]), M, np.ones(1), 0.0, tau, K, D)  # moving out
     assert tau[0] == pytest.approx(-100.0 * 0.1) and D[0] == 0.0
-    passive_forces(table, np.array([0.6]), np.array([2.0]), M, 0.0, tau, K, D)   # moving deeper
+    passive_forces(table, np.array([0.6]), np.array([2.0]), M, np.ones(1), 0.0, tau, K, D)   # moving deeper
     assert tau[0] == pytest.approx(-100.0 * 0.1 - 7.0 * 2.0) and D[0] == 7.0
 
 

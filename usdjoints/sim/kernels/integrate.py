@@ -32,7 +32,7 @@ from .layout import LINK_PARENT, LINK_Q_START, LINK_TYPE, LINK_V_START
 from .limits import (
     has_free_root, keep_centres_of_mass, limit_impulses, transport_velocity, tree_centres_of_mass,
 )
-from .passive import passive_forces, passive_forces_inline
+from .passive import drive_inertia, passive_forces, passive_forces_inline
 from .world_dynamics import allocate_world_workspace, bias_and_mass, bias_and_mass_inline
 
 # settings entries after contact.py's: the speeds [m/s], [rad/s] past which a state is taken as
@@ -50,7 +50,8 @@ def allocate_workspace(nlink, nv):
     p3 = np.empty(3)
     M = np.empty((nv, nv))
     vecs = np.empty((6, nv))
-    return E, r, R3, p3, M, vecs
+    LD_drive = np.empty((nv, nv))  # passive.drive_inertia's factor of M
+    return E, r, R3, p3, M, vecs, LD_drive
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
@@ -60,7 +61,7 @@ def acceleration(model, q, qd, h, fk_work, dynamics_work, qdd_out):
     Model: model (PackedModel.model_args()).
     Data in: q [nq], qd [nv], h [s].
     Data out: qdd_out [nv]; dynamics_work's M holds the factor of M + h D + h^2 K.
-    Scratch: fk_work = (E, r, R3, p3), dynamics_work = (wR, wp, ws, wvaf, wI, M, vecs), as
+    Scratch: fk_work = (E, r, R3, p3), dynamics_work = (wR, wp, ws, wvaf, wI, M, vecs, LD_drive), as
     allocate_workspace and allocate_world_workspace make them.
 
     Its parts are inlined into it (as compiled calls, passing their ~30 arrays cost about a sixth
@@ -70,7 +71,7 @@ def acceleration(model, q, qd, h, fk_work, dynamics_work, qdd_out):
     (link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table, armature,
      gravity, body_link, body_R_link, body_p_link) = model
     E, r, R3, p3 = fk_work
-    wR, wp, ws, wvaf, wI, M, vecs = dynamics_work
+    wR, wp, ws, wvaf, wI, M, vecs, LD_drive = dynamics_work
     bias = vecs[0]
     tau = vecs[2]
     K = vecs[3]
@@ -78,7 +79,9 @@ def acceleration(model, q, qd, h, fk_work, dynamics_work, qdd_out):
     link_transforms_inline(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
     bias_and_mass_inline(link_table, S, I6, E, r, gravity, armature, qd, wR, wp, ws, wvaf, wI,
                          bias, M)
-    passive_forces_inline(dof_table, q, qd, M, h, tau, K, D)
+    inertia = vecs[5]
+    drive_inertia(dof_parent, dof_table, M, LD_drive, vecs[1], inertia)
+    passive_forces_inline(dof_table, q, qd, M, inertia, h, tau, K, D)
     _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out)
 
 
@@ -90,14 +93,16 @@ def acceleration_call(model, q, qd, h, fk_work, dynamics_work, qdd_out):
     (link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table, armature,
      gravity, body_link, body_R_link, body_p_link) = model
     E, r, R3, p3 = fk_work
-    wR, wp, ws, wvaf, wI, M, vecs = dynamics_work
+    wR, wp, ws, wvaf, wI, M, vecs, LD_drive = dynamics_work
     bias = vecs[0]
     tau = vecs[2]
     K = vecs[3]
     D = vecs[4]
     link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
     bias_and_mass(link_table, S, I6, E, r, gravity, armature, qd, wR, wp, ws, wvaf, wI, bias, M)
-    passive_forces(dof_table, q, qd, M, h, tau, K, D)
+    inertia = vecs[5]
+    drive_inertia(dof_parent, dof_table, M, LD_drive, vecs[1], inertia)
+    passive_forces(dof_table, q, qd, M, inertia, h, tau, K, D)
     _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out)
 
 
@@ -379,10 +384,10 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
     nlink = link_table.shape[0]
     nq = q0.shape[1]
     nv = qd0.shape[1]
-    E, r, R3, p3, M, vecs = allocate_workspace(nlink, nv)
+    E, r, R3, p3, M, vecs, LD_drive = allocate_workspace(nlink, nv)
     wR, wp, ws, wvaf, wI = allocate_world_workspace(nlink, nv)
     fk_work = (E, r, R3, p3)
-    dynamics_work = (wR, wp, ws, wvaf, wI, M, vecs)
+    dynamics_work = (wR, wp, ws, wvaf, wI, M, vecs, LD_drive)
     Rw = np.empty((nlink, 3, 3))
     pw = np.empty((nlink, 3))
     q = np.empty(nq)
