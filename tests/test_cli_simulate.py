@@ -65,7 +65,7 @@ def test_simulate_progress_bar_on_request(capsys):
 
 
 def test_slow_kernel_load_is_announced_on_a_terminal(monkeypatch, capsys):
-    """A first compile takes about a minute: a terminal is told so once loading outlasts
+    """A first compile takes up to a minute: a terminal is told so once loading outlasts
     COMPILE_NOTICE_AFTER (here a load made slow on purpose); a quick load says nothing."""
     import sys
     import time

@@ -100,7 +100,7 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
     # compile (or load) the kernels first, so the rate below times the stepping alone
     notice = threading.Timer(COMPILE_NOTICE_AFTER, print, (
         "usdjoints: compiling the simulator's kernels; this happens once per numba cache "
-        "and takes about a minute",), {"file": sys.stderr, "flush": True})
+        "and takes up to a minute",), {"file": sys.stderr, "flush": True})
     if not args.quiet:
         notice.start()  # on any stderr, a log too; a load from the cache ends well before it fires
     try:

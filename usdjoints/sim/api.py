@@ -12,6 +12,7 @@ from ..args import bool_arg, float_array_arg, is_real, real_arg, whole_arg
 from ..errors import SimulationError, UsageError
 from ..model.articulated import ArticulatedModel
 from ..model.articulated import FREE, PRISMATIC
+from . import precompile
 from .memory import out_of_memory, require_memory, threads
 from .packed import PackedModel, pack
 from .start_overlaps import held_start_overlaps
@@ -424,6 +425,8 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
             True if integrator == "rk4" else None,
             settings)
     q0, qd0 = _writable(q0), _writable(qd0)
+    precompile.before_first_compile(contact=contact is not None, constraints=constraints is not None,
+                                    limits=pm.has_limit_rows(), euler=integrator == "euler")
     try:
         _run_in_pieces(simulate_envs, args, q0, qd0, float(dt), n_steps, record_every,
                        (q_traj, qd_traj, poses, status), n_envs, progress)

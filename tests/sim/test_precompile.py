@@ -1,0 +1,58 @@
+"""The first compile on two cores (usdjoints/sim/precompile.py).
+
+Oracles: numba's own compile events in a fresh process with an empty cache (the step loop's
+compile must not compile the contact kernels again: the second process put them in the cache),
+the types numba compiles the kernels for when nothing runs ahead (the recorded signatures must
+be those), and the same simulation run in this process (the trajectory is bit for bit the same).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from usdjoints.model.build import load_model
+from usdjoints.sim import api
+
+REPO = Path(__file__).resolve().parents[2]
+STAGE = REPO / "sample_stages" / "arm_articulation.usda"
+
+CHILD = r"""
+import json, sys
+import numpy as np
+from numba.core import event
+compiled = []
+class Recorder(event.Listener):
+    def on_start(self, ev):
+        pass
+    def on_end(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+event.register("numba:compile", Recorder())
+from usdjoints.model.build import load_model
+from usdjoints.sim import api
+trajectory = api.simulate(load_model(sys.argv[1]), 0.05, 1e-3)
+np.save(sys.argv[2], trajectory.q)
+print(json.dumps(compiled))
+"""
+
+
+def test_recorded_signatures_are_the_step_loops():
+    done = subprocess.run([sys.executable, str(REPO / "tools" / "record_kernel_signatures.py"), "--check"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+
+
+def test_contact_kernels_come_from_the_second_process(tmp_path):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", CHILD, str(STAGE), str(tmp_path / "q.npy")], capture_output=True,
+                          text=True, timeout=600, env=env, cwd=REPO, check=True)
+    compiled = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "simulate_envs" in compiled  # a cold compile happened here
+    assert "detect_contacts" not in compiled and "solve_contacts" not in compiled, compiled
+    assert compiled.count("acceleration") == 1 and compiled.count("limit_impulses") == 1
+    here = api.simulate(load_model(str(STAGE)), 0.05, 1e-3).q
+    assert np.array_equal(np.load(tmp_path / "q.npy"), here)

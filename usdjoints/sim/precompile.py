@@ -1,0 +1,113 @@
+"""The first compile of the simulator on two cores: the contact kernels in a second process.
+
+A cold ``simulate`` of a model with contact spends about a third of its compile in the contact
+detection and solve (measured on the sample arm: 6.3 of 19 s). Those two kernels do not depend
+on the rest, so when numba's cache holds neither, a second process compiles them into the cache
+while this one compiles the dynamics and limit kernels; the step loop's compile then loads
+them from the cache instead of compiling them (sample arm, idle 2-core machine: 13 s instead of
+19-21 s). The trajectory is the same either way: the same code, compiled once.
+
+The argument types the step loop passes are recorded in ``kernel_signatures.json`` by
+``tools/record_kernel_signatures.py`` (tests/sim/test_precompile.py fails when they drift). The
+constraint row count ``m_eq`` is a literal 0 on models without couplings or loops (numba prunes
+their rows) and an int64 otherwise. Anything that goes wrong here only loses the head start:
+the step loop's compile does whatever is left.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+SIGNATURES = Path(__file__).with_name("kernel_signatures.json")
+#: kernels the second process compiles, and kernels this one compiles meanwhile
+HELPER_KERNELS = ("contact:detect_contacts", "contact_solve:solve_contacts")
+HERE_KERNELS = ("integrate:acceleration", "limits:limit_impulses")
+HELPER_TIMEOUT_S = 600.0
+ENABLED = True  # tools/record_kernel_signatures.py turns it off to see the step loop's own types
+
+_done = False
+
+
+def _kernel(key: str):
+    module, name = key.split(":")
+    return getattr(importlib.import_module(f"usdjoints.sim.kernels.{module}"), name)
+
+
+def _signature(key: str, recorded: dict, constraints: bool):
+    """The numba argument types of kernel ``key`` as the step loop passes them."""
+    from numba.core import types
+
+    names = {name: getattr(types, name) for name in dir(types) if not name.startswith("_")}
+    text = recorded[key].replace("Literal[int](", "literal(")
+    args = list(eval(text, {"__builtins__": {}, "literal": types.literal, **names}))  # numba's own reprs
+    parameters = list(inspect.signature(_kernel(key).py_func).parameters)
+    if "m_eq" in parameters:
+        args[parameters.index("m_eq")] = types.int64 if constraints else types.literal(0)
+    return tuple(args)
+
+
+def _cached(key: str) -> bool:
+    """Whether numba's cache holds an index for the kernel (it was compiled on this cache before),
+    or the kernel cannot be cached at all (then a second process cannot help)."""
+    cache = getattr(_kernel(key), "_cache", None)
+    try:
+        index = Path(cache._cache_file._index_path)
+    except AttributeError:
+        return True
+    if index.exists():
+        return True
+    folder = index.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return not os.access(folder, os.W_OK)
+
+
+def before_first_compile(*, contact: bool, constraints: bool, limits: bool, euler: bool) -> None:
+    """Compile the contact kernels in a second process and the dynamics kernels here, when the
+    model has contact and numba's cache holds neither contact kernel; once per process."""
+    global _done
+    if _done or not ENABLED or not contact:
+        return
+    _done = True
+    try:
+        if all(_cached(key) for key in HELPER_KERNELS):
+            return
+        recorded = json.loads(SIGNATURES.read_text())["kernels"]
+        package_root = str(Path(__file__).resolve().parents[2])  # the child imports this usdjoints
+        path = os.pathsep.join([package_root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+        helper = subprocess.Popen(
+            [sys.executable, "-m", "usdjoints.sim.precompile", "1" if constraints else "0"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": path})
+    except (OSError, ValueError, KeyError):
+        return
+    try:
+        here = [key for key in HERE_KERNELS if (euler or key != "integrate:acceleration")
+                and (limits or key != "limits:limit_impulses")]
+        for key in here:
+            try:
+                _kernel(key).compile(_signature(key, recorded, constraints))
+            except Exception:  # noqa: BLE001  a drifted record: the step loop compiles it
+                pass
+        helper.wait(timeout=HELPER_TIMEOUT_S)
+    except BaseException:  # an interrupt, or a helper that hangs: do not leave it running
+        helper.kill()
+        helper.wait()
+        if not isinstance(sys.exc_info()[1], subprocess.TimeoutExpired):
+            raise
+
+
+def _helper(constraints: bool) -> int:
+    recorded = json.loads(SIGNATURES.read_text())["kernels"]
+    for key in HELPER_KERNELS:
+        _kernel(key).compile(_signature(key, recorded, constraints))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_helper(sys.argv[1:] == ["1"]))
