@@ -161,6 +161,9 @@ class ArticulatedModel:
     # Pairs left out by PhysX's filtering rules (colliders.py): (collider a, collider b, reason).
     collision_filtered: tuple = ()
 
+    # Per joint, the D6 axis of each of its dofs in dof order (transX .. rotZ; () for other joint
+    # types): a D6 whose body0 is the child in the tree runs its axes in reverse order.
+    joint_dof_axes: tuple = ()
     diagnostics: tuple = ()          # usdjoints.descriptors.Diagnostic: what the build changed or dropped
 
     def __post_init__(self):

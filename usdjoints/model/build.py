@@ -227,14 +227,14 @@ def _joint_arguments(joint: JointDesc, child: str, parent: Optional[str], dynami
         args.update(_limits_and_drives(joint, (dof,), mpu, kpu))
         args.update(_passive(joint, (dof,), mpu, kpu))
         return args, None
-    if not child_is_body1:
-        raise UnsupportedFeature(f"{joint.path}: a D6 joint whose body0 is the child in the tree; "
-                                 "swap body0 and body1 (and their local frames)")
     free = _d6_free_axes(joint)
-    args.update(joint_type="d6", d6_axes=free)
+    # body0 the child: the tree carries the inverse motion, the axes in reverse order with the
+    # same coordinates (ModelBuilder's d6_reversed), so limits and drives keep their meaning
+    order = free if child_is_body1 else tuple(reversed(free))
+    args.update(joint_type="d6", d6_axes=free, d6_reversed=not child_is_body1)
     if free:
-        args.update(_limits_and_drives(joint, free, mpu, kpu))
-        args.update(_passive(joint, free, mpu, kpu))
+        args.update(_limits_and_drives(joint, order, mpu, kpu))
+        args.update(_passive(joint, order, mpu, kpu))
     return args, None
 
 

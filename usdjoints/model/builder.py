@@ -80,18 +80,21 @@ class ModelBuilder:
         self._body_pose: list[tuple[np.ndarray, np.ndarray]] = []  # in the link (or world) frame
         self._joints: list[tuple[str, str, list[int]]] = []  # name, type, link indices
         self._dofs: list[dict] = []
+        self._joint_axes: list[tuple[str, ...]] = []
 
     def add_body(self, name: str, *, parent: Optional[str] = None, joint_type: str = "revolute",
                  joint_name: Optional[str] = None, mass: float = 0.0, com=(0.0, 0.0, 0.0),
                  inertia=None, R_parent_joint=None, p_parent_joint=(0.0, 0.0, 0.0),
                  R_joint_child=None, p_joint_child=(0.0, 0.0, 0.0), axis=(0.0, 0.0, 1.0),
-                 d6_axes: Sequence[str] = (), drive=None, **dof_params) -> str:
+                 d6_axes: Sequence[str] = (), d6_reversed: bool = False, drive=None, **dof_params) -> str:
         """Add body ``name`` joined to ``parent`` (a body name, None = world).
 
         ``mass`` [kg], ``com`` [m] in the body frame, ``inertia`` [kg m^2] about the com. The joint
         frame is placed in the parent body by ``R_parent_joint``/``p_parent_joint`` and the body in
         the joint's moving frame by ``R_joint_child``/``p_joint_child`` [m]. ``axis`` is in the
-        joint frame. ``d6_axes`` lists the free axes of a ``"d6"`` joint. Dof parameters
+        joint frame. ``d6_axes`` lists the free axes of a ``"d6"`` joint; ``d6_reversed`` makes
+        it the inverse motion (the axes in reverse order, each turning the other way: a D6 whose
+        body0 is the child), its dofs then in that order with the same coordinates. Dof parameters
         (``damping``, ``stiffness``, ``spring_ref``, ``friction_loss``, ``armature``, ``lower``,
         ``upper``, ``limit_stiffness``, ``limit_damping``, ``effort_limit``, ``velocity_limit``)
         and ``drive`` (a :class:`Drive` or None) take one value or one per dof.
@@ -128,7 +131,7 @@ class ModelBuilder:
             self._add_body_record(name, parent_link, R_body, p_body)
             return name
 
-        primitives = self._primitives(joint_type, axis, d6_axes)
+        primitives = self._primitives(joint_type, axis, d6_axes, d6_reversed)
         joint_index = len(self._joints)
         links = []
         prev = parent_link
@@ -145,6 +148,7 @@ class ModelBuilder:
             prev = len(self._links) - 1
             links.append(prev)
         self._joints.append((joint_name or name, joint_type, links))
+        self._joint_axes.append(tuple(suffix for _, _, suffix in primitives) if joint_type == "d6" else ())
         nv = sum(PRIMITIVE_NV[kind] for kind, _, _ in primitives)
         self._add_dofs(joint_name or name, nv, dof_params, drive)
         self._add_body_record(name, prev, np.eye(3), np.zeros(3))
@@ -157,7 +161,7 @@ class ModelBuilder:
         self._body_pose.append((R, p))
 
     @staticmethod
-    def _primitives(joint_type, axis, d6_axes):
+    def _primitives(joint_type, axis, d6_axes, d6_reversed=False):
         if joint_type in ("revolute", "continuous"):
             a = np.asarray(axis, dtype=float)
             return [(REVOLUTE, a / np.linalg.norm(a), "")]
@@ -176,6 +180,8 @@ class ModelBuilder:
             for k, label in enumerate(D6_AXES):
                 if label in d6_axes:
                     out.append((PRISMATIC if k < 3 else REVOLUTE, _UNIT[k % 3].copy(), label))
+            if d6_reversed:  # (T_1 ... T_n)^-1 = T_n^-1 ... T_1^-1, T(a, q)^-1 = T(-a, q)
+                out = [(kind, -unit, label) for kind, unit, label in reversed(out)]
             return out
         raise ValueError(f"unknown joint type {joint_type!r}")
 
@@ -261,6 +267,7 @@ class ModelBuilder:
             body_p_link=np.array([p[1] for p in self._body_pose], dtype=float).reshape(-1, 3),
             gravity=self.gravity.copy(),
             q_initial=np.zeros(0), qd_initial=np.zeros(0),
+            joint_dof_axes=tuple(self._joint_axes),
         )
         q0 = model.neutral_configuration() if q_initial is None else np.asarray(q_initial, dtype=float)
         qd0 = np.zeros(model.nv) if qd_initial is None else np.asarray(qd_initial, dtype=float)

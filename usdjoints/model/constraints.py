@@ -41,16 +41,11 @@ def _dof(model, joint: Optional[str], axis: Optional[str], description: StageDes
     if kind in ("revolute", "prismatic"):
         return start, (180.0 / math.pi if kind == "revolute" else 1.0 / _mpu(description))
     if kind == "d6" and axis in _D6:
-        free = [a for a in _D6 if a in _d6_axes(description.joint(joint))]
+        free = list(model.joint_dof_axes[j])  # the model's dof order (reversed when body0 is the child)
         if axis in free and len(free) == n:
             rotational = axis.startswith("rot")
             return start + free.index(axis), (180.0 / math.pi if rotational else 1.0 / _mpu(description))
     return None
-
-
-def _d6_axes(joint: JointDesc) -> tuple[str, ...]:
-    locked = {l.dof for l in joint.limits if l.dof != "distance" and l.low > l.high}
-    return tuple(a for a in _D6 if a not in locked)
 
 
 def _mpu(description: StageDescription) -> float:

@@ -55,11 +55,12 @@ def initial_q(model, free_roots: dict, tree, description, mpu: float) -> np.ndar
         elif joint.type == "spherical":
             q[sl] = matrix_to_quat(R)
         elif joint.type == "d6":
-            free = [a for a in _D6 if _d6_is_free(joint, a)]
+            if not child_is_body1:  # the coordinates are those of body1's frame in body0's
+                R, p = R.T, -R.T @ p
             angles = intrinsic_xyz_angles(R)
-            values = [p[_D6.index(a)] if a.startswith("trans") else angles[_D6.index(a) - 3] for a in free]
-            q[sl] = values
-        _apply_states(q, sl, joint, mpu, "position")
+            q[sl] = [p[_D6.index(a)] if a.startswith("trans") else angles[_D6.index(a) - 3]
+                     for a in _dof_axes(model, joint)]
+        _apply_states(q, sl, joint, mpu, "position", model)
     return q
 
 
@@ -104,7 +105,7 @@ def initial_qd(model, tree, description, dynamic: dict, mpu: float) -> np.ndarra
                              "(physics:localPos0/1, the bodies' transforms or velocities)")
         if np.any(relative != 0.0):
             qd[sl] = np.linalg.lstsq(columns, relative, rcond=None)[0]
-        _apply_states(qd, sl, joint, mpu, "velocity")
+        _apply_states(qd, sl, joint, mpu, "velocity", model)
         twists[child] = base + columns @ qd[sl]
     return qd
 
@@ -123,18 +124,19 @@ def _link_world_poses(model):
     return link_world_poses(model, model.q_initial)
 
 
-def _d6_is_free(joint, axis: str) -> bool:
-    return not any(l.dof == axis and l.low > l.high for l in joint.limits)
+def _dof_axes(model, joint) -> tuple[str, ...]:
+    """The D6 axis of each of ``joint``'s dofs, in the model's dof order."""
+    return model.joint_dof_axes[model.joint_index(joint.path)]
 
 
-def _apply_states(vector, sl, joint, mpu: float, field: str) -> None:
+def _apply_states(vector, sl, joint, mpu: float, field: str, model) -> None:
     """Overwrite coordinates with authored PhysicsJointStateAPI values [deg or stage length]."""
     if not joint.states or joint.type == "spherical":
         return
     if joint.type in ("revolute", "prismatic"):
         order = ["angular" if joint.type == "revolute" else "linear"]
     else:
-        order = [a for a in _D6 if _d6_is_free(joint, a)]
+        order = list(_dof_axes(model, joint))
     for state in joint.states:
         resolved = getattr(state, field)
         if not resolved.authored or state.dof not in order:
