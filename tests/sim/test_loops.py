@@ -68,3 +68,34 @@ def test_four_bar_parallelogram_kinematics_and_energy():
         potential = sum(m * 9.81 * trajectory.body_poses[k, names.index(b), 2] for b, m in masses.items())
         energy.append(kinetic + potential)
     assert np.ptp(energy) < 1e-5
+
+
+def _four_bar_closed_by(closing: str) -> str:
+    """sample_stages/four_bar_loop.usda with its loop-closing hinge (RockerGround, about Y)
+    replaced by ``closing``, the text of the new joint's header and type-specific lines."""
+    text = FOUR_BAR.read_text()
+    start = text.index('    def PhysicsRevoluteJoint "RockerGround"')
+    header_end = text.index("{", start)
+    axis_line = '        uniform token physics:axis = "Y"\n'
+    body = text[header_end:text.index("    }\n", header_end)]
+    assert axis_line in body
+    return text[:start] + closing + body.replace(axis_line, "") + text[text.index("    }\n", header_end):]
+
+
+D6_LOCKS = "".join(f"""
+        float limit:{axis}:physics:low = 1
+        float limit:{axis}:physics:high = -1""" for axis in ("transX", "transY", "transZ", "rotX", "rotZ"))
+
+
+def test_d6_loop_closure_with_one_free_rotation_is_the_hinge(tmp_path):
+    """Oracle: a D6 whose only free axis is rotY is the hinge about Y: the four-bar closed by it
+    moves exactly as the one closed by the revolute joint (the same rows)."""
+    hinge = FOUR_BAR
+    d6 = tmp_path / "d6.usda"
+    apis = ", ".join(f'"PhysicsLimitAPI:{a}"' for a in ("transX", "transY", "transZ", "rotX", "rotZ"))
+    text = _four_bar_closed_by(f'    def PhysicsJoint "RockerGround" (prepend apiSchemas = [{apis}])\n')
+    d6.write_text(text.replace("bool physics:excludeFromArticulation = 1", "bool physics:excludeFromArticulation = 1"
+                               + D6_LOCKS))
+    a = simulate(load_model(str(hinge)), 0.3, 1e-3)
+    b = simulate(load_model(str(d6)), 0.3, 1e-3)
+    assert np.array_equal(a.q, b.q)

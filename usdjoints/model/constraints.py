@@ -123,27 +123,54 @@ def _side_frame(model, description: StageDescription, body: Optional[str], pose,
     return -1, R, p
 
 
+#: the D6 joints whose free axes make one of the loop types: (free axes) -> (type, axis)
+_D6_LOOPS = {(): ("fixed", None), ("rotX", "rotY", "rotZ"): ("spherical", None),
+             **{(f"rot{a}",): ("revolute", a) for a in "XYZ"}, **{(f"trans{a}",): ("prismatic", a) for a in "XYZ"}}
+
+
+def _loop_kind(joint: JointDesc) -> tuple[str | None, str | None]:
+    """(loop type, axis) a loop-closing joint is held as; (None, None) for a D6 with every axis
+    free (no constraint). A D6 whose free axes (those PhysicsLimitAPI does not lock) are none,
+    one, or the three rotations holds as a weld, a hinge or slider on that axis, or a ball."""
+    if joint.type in LOOP_TYPES:
+        return joint.type, joint.axis
+    if joint.type == "d6":
+        locked = {l.dof for l in joint.limits if l.dof != "distance" and l.low > l.high}
+        free = tuple(a for a in _D6 if a not in locked)
+        if free == _D6:
+            return None, None
+        if free in _D6_LOOPS:
+            return _D6_LOOPS[free]
+        raise UnsupportedFeature(f"{joint.path}: a D6 joint closing a loop (or excluded from the articulation) "
+                                 f"with free axes {', '.join(free)} is not simulated; a loop-closing D6 may have "
+                                 "no free axis, one, the three rotations or all six")
+    raise UnsupportedFeature(f"{joint.path}: a {joint.type} joint closing a loop (or excluded from "
+                             "the articulation) is not simulated; use a revolute, prismatic, "
+                             "spherical or fixed joint, or disable it")
+
+
 def loop_arrays(model, description: StageDescription, loop_joints: list[JointDesc]):
     """Loop-closure arrays (see ArticulatedModel) for joints left out of the tree."""
     mpu = _mpu(description)
     types, links, Rs, ps, axes, notes = [], [], [], [], [], []
+    kept = []
     for joint in loop_joints:
-        if joint.type not in LOOP_TYPES:
-            raise UnsupportedFeature(f"{joint.path}: a {joint.type} joint closing a loop (or excluded from "
-                                     "the articulation) is not simulated; use a revolute, prismatic, "
-                                     "spherical or fixed joint, or disable it")
-        la, Ra, pa = _side_frame(model, description, joint.body0, joint.local_pose0, mpu)
-        lb, Rb, pb = _side_frame(model, description, joint.body1, joint.local_pose1, mpu)
-        types.append(LOOP_TYPES[joint.type])
-        links.append((la, lb))
-        Rs.append((Ra, Rb))
-        ps.append((pa, pb))
-        axes.append(np.eye(3)[_AXES.get(joint.axis or "X", 0)])
+        kind, axis = _loop_kind(joint)
         if joint.drives or any(l.enabled for l in joint.limits):
             notes.append(Diagnostic("warning", joint.path, "drives and limits of a loop-closing joint are not "
                                     "simulated", "loop-joint-drive-ignored"))
+        if kind is None:  # a D6 with every axis free holds nothing
+            continue
+        la, Ra, pa = _side_frame(model, description, joint.body0, joint.local_pose0, mpu)
+        lb, Rb, pb = _side_frame(model, description, joint.body1, joint.local_pose1, mpu)
+        types.append(LOOP_TYPES[kind])
+        links.append((la, lb))
+        Rs.append((Ra, Rb))
+        ps.append((pa, pb))
+        axes.append(np.eye(3)[_AXES.get(axis or "X", 0)])
+        kept.append(joint.path)
     n = len(types)
-    return dict(loop_names=tuple(j.path for j in loop_joints),
+    return dict(loop_names=tuple(kept),
                 loop_type=np.array(types, dtype=np.int64),
                 loop_link=np.array(links, dtype=np.int64).reshape(n, 2),
                 loop_R_link_frame=np.array(Rs, dtype=float).reshape(n, 2, 3, 3),
