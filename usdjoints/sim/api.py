@@ -423,6 +423,7 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
             None if contact is None else tuple(_writable(a) for a in contact),
             True if pm.has_limit_rows() else None,
             True if integrator == "rk4" else None,
+            True if _floating_tree(model) else None,
             settings)
     q0, qd0 = _writable(q0), _writable(qd0)
     precompile.before_first_compile(contact=contact is not None, constraints=constraints is not None,
@@ -454,6 +455,13 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
 # Above this many recorded numbers, a --fps whose period is not a whole number of steps records
 # at the nearest steps instead of every step (interpolated to the exact times).
 EXACT_FPS_MAX_VALUES = 50_000_000
+
+
+def _floating_tree(model: ArticulatedModel) -> bool:
+    """Whether some tree of more than one link has a free root (kernels/momentum.py)."""
+    parents = set(int(p) for p in model.link_parent if p >= 0)
+    return any(int(model.link_parent[i]) < 0 and int(model.link_type[i]) == FREE and i in parents
+               for i in range(model.nlink))
 
 
 def check_timing(duration, dt) -> None:

@@ -29,6 +29,7 @@ from .crba import ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_transforms_inline, link_world_poses
 from .jcalc import FREE, PRISMATIC, SPHERICAL, primitive_nq, primitive_nv, quat_multiply_exp, quat_rotate
 from .layout import LINK_PARENT, LINK_Q_START, LINK_TYPE, LINK_V_START
+from .momentum import STATE_COLUMNS, keep_momenta, kept_roots, tree_momenta
 from .limits import (
     has_free_root, keep_centres_of_mass, limit_impulses, transport_velocity, tree_centres_of_mass,
 )
@@ -353,7 +354,7 @@ def enforce_constraints(model, constraints, q, v, LD, fk_work, Rw, pw, rows_work
 
 
 @njit(cache=True, fastmath=FMA, nogil=True)
-def simulate_envs(model, constraints, contact, limits, rk4, settings,
+def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                   q0, qd0, dt, n_steps, record_every, env_begin, env_end,
                   q_traj_out, qd_traj_out, pose_traj_out, status_out):
     """Step envs env_begin..env_end-1 n_steps times each from (q0[e], qd0[e]), recording every
@@ -367,6 +368,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
       contact: PackedModel.contact_args(), or None when no collision pair is simulated;
       limits: True, or None when no dof has a hard position limit or a velocity limit;
       rk4: True for RK4, None for semi-implicit Euler;
+      floating: True when a tree of several links has a free root (momentum.py keeps its
+        momentum in free flight), else None;
       settings: float64 [6], contact.py's SETTING_* and the divergence bounds below.
     A None leaves that part out of the compiled kernel (numba prunes a branch on `x is None`
     by x's type), so a model compiles, and its cache holds, only what it uses.
@@ -439,6 +442,21 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
     c_biased = False
     lone = np.empty(nlink, dtype=np.bool_)
     any_lone = lone_free_bodies(link_table, I6, lone)
+    # floating trees in free flight keep the lone-body momentum and centre of mass (momentum.py)
+    mom_kept = np.empty(nlink, dtype=np.bool_)
+    mom_root = np.empty(nlink, dtype=np.int64)
+    any_kept = False
+    if floating is not None:
+        if constraints is not None:
+            any_kept = kept_roots(link_table, I6, dof_table, constraints[0], constraints[4], mom_root, mom_kept)
+        else:
+            any_kept = kept_roots(link_table, I6, dof_table, np.empty((0, 2), dtype=np.int64),
+                                  np.empty((0, 2), dtype=np.int64), mom_root, mom_kept)
+    any_kept = any_kept and rk4 is None
+    mom_before = np.zeros((nlink, STATE_COLUMNS))
+    mom_after = np.zeros((nlink, STATE_COLUMNS))
+    mom_V = np.empty((nlink, 6))
+    mom_Ic = np.empty((nlink, 9))
     if limits is not None:
         lim_iwork = np.empty((3, nv), dtype=np.int64)
         lim_C = np.empty((nv, nv))
@@ -460,9 +478,16 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
         biased = False
         status[0] = -1
         status[1] = -1
+        for i in range(nlink):
+            mom_before[i, 10] = 0.0
         if constraints is not None:
             acceleration_call(model, q, qd, dt, fk_work, dynamics_work, qdd)
             enforce_constraints(model, constraints, q, qd, M, fk_work, Rw, pw, rows_work)
+        if floating is not None:
+            if any_kept:  # the path starts from the start state's momentum
+                link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
+                link_world_poses(link_table, E, r, Rw, pw)
+                tree_momenta(link_table, S, I6, E, r, Rw, pw, mom_root, mom_kept, qd, mom_V, mom_before)
         row = 0
         for step in range(n_steps + 1):
             if step % record_every == 0:
@@ -476,6 +501,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                 row += 1
             if step == n_steps:
                 break
+            pushed = False
             if rk4 is None:
                 acceleration(model, q, qd, dt, fk_work, dynamics_work, qdd)
                 for k in range(nv):
@@ -501,6 +527,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                                                  pair_allowance, settings[SETTING_MARGIN], detect_work,
                                                  pair_of, points, normals, depths)
                     c_biased = False
+                    pushed = n_contacts > 0
                     if n_contacts > 0:
                         c_biased = solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m,
                                                   lam, col_link, col_friction, col_restitution,
@@ -588,6 +615,21 @@ def simulate_envs(model, constraints, contact, limits, rk4, settings,
                             transport_velocity(link_table, c_bias, dt, c_R, qd)
             if constraints is not None:
                 enforce_constraints(model, constraints, q, qd, M, fk_work, Rw, pw, rows_work)
+            if floating is not None:
+                if any_kept:
+                    if pushed:  # a contact pushed this step: the path starts again from the next
+                        for i in range(nlink):
+                            mom_before[i, 10] = 0.0
+                    else:
+                        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
+                        link_world_poses(link_table, E, r, Rw, pw)
+                        tree_momenta(link_table, S, I6, E, r, Rw, pw, mom_root, mom_kept, qd, mom_V, mom_after)
+                        keep_momenta(link_table, S, I6, R_pj, Rw, pw, mom_root, mom_kept, gravity, dt,
+                                     mom_before, mom_after, mom_Ic, q, qd)
+                        for i in range(nlink):  # a tree without a valid start takes this state as one
+                            if mom_before[i, 10] == 0.0:
+                                for a in range(STATE_COLUMNS):
+                                    mom_before[i, a] = mom_after[i, a]
             bad = failing_dof(link_table, q, qd, settings)
             if bad >= 0:
                 status[0] = step + 1
