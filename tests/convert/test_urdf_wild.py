@@ -51,6 +51,9 @@ ACCEPTED = {
     "name_with_double_colon": (DECLARATION + BODY.replace('<link name="b"/>', '<link name="b"><gz::x>1</gz::x></link>')
                                .encode(), "QName 'gz::x'"),
     "second_root_element": (DECLARATION + BODY.encode() + b'<robot name="q"/>\n', "after the root element"),
+    "text_before_the_root": (b"junk\n" + BODY.encode(), "before the first element"),
+    "declaration_without_its_lt": (b'?xml version="1.0"?>\n' + BODY.encode(), "before the first element"),
+    "text_then_a_comment_after_the_root": (DECLARATION + BODY.encode() + b"junk\n<!-- c -->\n", "after the root"),
 }
 # name: (bytes, line of the error)
 REFUSED = {

@@ -8,7 +8,8 @@ pinocchio) and libsdformat 12 on the same bytes, both load files with:
 - ``--`` inside a comment (a comment ends at the first ``-->``);
 - an ``&`` that starts no reference (kept as the character);
 - undeclared namespace prefixes and names such as ``gz::system_priority`` (plain names);
-- content after the root element (ignored: both read the first root).
+- content after the root element (ignored: both read the first root), text before it, and
+  text after it that more markup follows (the document may not end in text);
 
 A comment before the declaration is refused by both (XML_ERROR_PARSING_DECLARATION), and so here.
 Each tolerance is applied only when the strict parse fails, and each leaves a :data:`Note` for the
@@ -55,6 +56,7 @@ def parse(where: str, data: bytes, reader: str, *, base_url: str | None = None,
         return etree.parse(io.BytesIO(data), strict_parser(), base_url=base_url), notes
     except etree.XMLSyntaxError as error:
         strict_error = error
+    data = _text_before_root(data, reader, notes)
     data = _comment_hyphens(data, reader, notes)
     data = _stray_ampersands(data, reader, notes)
     tree = _parse_tolerating_namespaces(data, reader, base_url, undeclared_namespace, notes)
@@ -113,8 +115,8 @@ def _markup_after_root(data: bytes, entry) -> bool:
     lines = data.split(b"\n")
     if not 1 <= entry.line <= len(lines):
         return False
-    rest = lines[entry.line - 1][max(entry.column - 1, 0):].lstrip()
-    return rest.startswith(b"<")
+    offset = sum(len(line) + 1 for line in lines[:entry.line - 1]) + max(entry.column - 1, 0)
+    return data[offset:].rstrip().endswith(b">")  # text there must be followed by markup
 
 
 _UNDECLARED = re.compile(r"Namespace prefix (\S+) (?:for|on) ")
@@ -142,6 +144,20 @@ def _declare_prefixes(data: bytes, namespace: str, reader: str, notes: list[Note
         notes.append((line, "XML namespace", f"namespace prefix '{prefix}' is not declared; read as {reader} reads it "
                       "(the prefixed elements and attributes are not interpreted)"))
     return data[:at.end()] + declarations + data[at.end():]
+
+
+def _text_before_root(data: bytes, reader: str, notes: list[Note]) -> bytes:
+    """Text before the first markup (a lost '<' of the declaration, a stray word) blanked out:
+    tinyxml2 keeps it as a text node beside the root, which its users skip. Line breaks stay."""
+    start = data.find(b"<")
+    head = data[:start] if start >= 0 else b""
+    if start <= 0 or not head.replace(_BOM, b"").strip():
+        return data
+    notes.append((1, "XML text before the root element", f"text before the first element is ignored, as "
+                  f"{reader} ignores it (XML parsers reject this file)"))
+    blank = bytes(b if b == 0x0A else 0x20 for b in head)
+    data = blank + data[start:]
+    return _prolog(data, reader)[0]
 
 
 def _comment_hyphens(data: bytes, reader: str, notes: list[Note]) -> bytes:

@@ -2,7 +2,8 @@
 
 Oracle: libsdformat 12.3 (Debian's libsdformat-dev, through ``shared/tools/sdfref``) on the same
 bytes. It loaded every ACCEPTED file with no error and placed link ``l`` of model ``z`` at
-``z``'s pose (0 1 0, yaw 0.5) times (1 2 3); it refused every REFUSED file ("Unable to read file",
+``z``'s pose (0 1 0, yaw 0.5) times (1 2 3) (gz-sim's test/worlds/reset_detachable_joint.sdf
+begins with a declaration that lost its '<'); it refused every REFUSED file ("Unable to read file",
 tinyxml2's XML_ERROR_PARSING_DECLARATION or XML_ERROR_PARSING_TEXT at the line given).
 """
 from __future__ import annotations
@@ -33,6 +34,9 @@ ACCEPTED = {
                                "QName 'gz::system_priority'"),
     "stray_ampersand": (DECLARATION + SDF.replace('name="w"', 'name="w&v"'), "'&'"),
     "second_root_element": (DECLARATION + SDF + '<sdf version="1.6"/>\n', "after the root element"),
+    "text_before_the_root": ("junk text\n" + SDF, "before the first element"),
+    "declaration_without_its_lt": ('?xml version="1.0"?>\n' + SDF, "before the first element"),
+    "text_then_a_comment_after_the_root": (DECLARATION + SDF + "junk\n<!-- c -->\n", "after the root"),
 }
 # name: (bytes, line of the error)
 REFUSED = {
