@@ -149,7 +149,8 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     floating = True if args.floating_base else (False if args.fixed_base else None)
     with check_outputs([("-o", args.output)], inputs=[args.input]) as outputs:
         report = convert_file(args.input, outputs["-o"], packages=packages, resource_paths=args.resource_path,
-                              floating_base=floating, strict=args.strict, confine=args.confine)
+                              floating_base=floating, strict=args.strict, confine=args.confine,
+                              world=args.world)
     for entry in report.warnings:
         _note(args, f"usdjoints: warning: {entry.where}: {entry.element}: {entry.message}")
     if args.report == "json":
@@ -267,6 +268,8 @@ def _build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--confine", action="store_true",
                          help="read meshes and includes only inside the input's folder, --package and "
                               "--resource-path folders (for untrusted files; default: off)")
+    convert.add_argument("--world", metavar="NAME", default=None,
+                         help="the world to convert, of an SDFormat file that holds several (default: its only one)")
     convert.add_argument("--report", choices=("text", "json"), default="text", help="summary format on stdout")
     convert.set_defaults(run=_cmd_convert)
 

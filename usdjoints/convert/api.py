@@ -16,37 +16,43 @@ SDFORMAT_EXTENSIONS = (".sdf", ".world")
 
 
 def read_robot(input_path: str | os.PathLike, *, packages: Mapping[str, str] | None = None,
-               resource_paths: Sequence[str] | None = None, confine: bool = False) -> RobotIR:
+               resource_paths: Sequence[str] | None = None, confine: bool = False,
+               world: str | None = None) -> RobotIR:
     """Reads a .urdf, .sdf or .world file into a RobotIR, choosing the reader by extension.
 
     ``confine``: resources (meshes, and SDFormat includes) are read only from the input's folder,
     the ``packages`` folders (URDF) and the ``resource_paths``; any other is refused with an
     InputError naming file:line. Folders from the environment (``ROS_PACKAGE_PATH``,
-    ``GZ_SIM_RESOURCE_PATH``, ``SDF_PATH``...) are searched but not trusted.
+    ``GZ_SIM_RESOURCE_PATH``, ``SDF_PATH``...) are searched but not trusted. ``world`` names the
+    world of an SDFormat file to read (needed when it holds several; a UsageError for URDF).
     """
     path = str(input_path)
+    world = _checked_world(world)
     regular_input(path, "robot file")  # a FIFO or device would block the XML reader
     suffix = Path(path).suffix.lower()
     if suffix in URDF_EXTENSIONS:
         from .urdf import read_urdf
 
+        if world is not None:
+            raise UsageError(f"{path}: --world names a world of an SDFormat file; a URDF file has none")
         return read_urdf(path, packages=packages, resource_paths=resource_paths, confine=confine)
     if suffix in SDFORMAT_EXTENSIONS:
         from .sdformat import read_sdformat  # imported lazily: the SDFormat reader is its own module
 
-        return read_sdformat(path, resource_paths=list(resource_paths or ()), confine=confine)
+        return read_sdformat(path, resource_paths=list(resource_paths or ()), confine=confine, world=world)
     raise UsageError(f"{path}: unknown input kind {suffix!r}; expected .urdf, .sdf or .world")
 
 
 def convert_file(input_path: str | os.PathLike, output_path: str | os.PathLike, *,
                  packages: Mapping[str, str] | None = None, resource_paths: Sequence[str] | None = None,
                  floating_base: bool | None = None, strict: bool = False,
-                 confine: bool = False) -> ConversionReport:
+                 confine: bool = False, world: str | None = None) -> ConversionReport:
     """Converts a URDF or SDFormat file into a UsdPhysics layer at ``output_path`` (.usda/.usdc/.usd).
 
     ``packages`` maps ``package://`` names to directories; ``resource_paths`` are extra search
     directories; ``floating_base`` overrides the base found in the file (None: keep it);
-    ``confine`` refuses reads outside the input's folder, ``packages`` and ``resource_paths``. The
+    ``confine`` refuses reads outside the input's folder, ``packages`` and ``resource_paths``;
+    ``world`` names the world of an SDFormat file that holds several. The
     layer is written to a temporary file and renamed, so a failed conversion leaves nothing behind,
     and never onto the input or a file it references.
     Raises :class:`InputError` (file:line) for invalid input, and with ``strict`` for any warning.
@@ -56,7 +62,7 @@ def convert_file(input_path: str | os.PathLike, output_path: str | os.PathLike, 
     input_path, packages, resource_paths = _checked_inputs(input_path, packages, resource_paths)
     floating_base, strict, confine = _checked_flags(floating_base, strict, confine)
     output_path = _checked_output(input_path, output_path)
-    robot = read_robot(input_path, packages=packages, resource_paths=resource_paths, confine=confine)
+    robot = read_robot(input_path, packages=packages, resource_paths=resource_paths, confine=confine, world=world)
     _check_output_not_read(robot, output_path)
     return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
 
@@ -80,7 +86,7 @@ def convert_urdf(input_path: str | os.PathLike, output_path: str | os.PathLike, 
 def convert_sdformat(input_path: str | os.PathLike, output_path: str | os.PathLike, *,
                      resource_paths: Sequence[str] | None = None,
                      floating_base: bool | None = None, strict: bool = False,
-                     confine: bool = False) -> ConversionReport:
+                     confine: bool = False, world: str | None = None) -> ConversionReport:
     """:func:`convert_file` for an SDFormat file."""
     from .sdformat import read_sdformat
     from .usd_writer import write_usd
@@ -88,7 +94,8 @@ def convert_sdformat(input_path: str | os.PathLike, output_path: str | os.PathLi
     input_path, _, resource_paths = _checked_inputs(input_path, None, resource_paths)
     floating_base, strict, confine = _checked_flags(floating_base, strict, confine)
     output_path = _checked_output(input_path, output_path)
-    robot = read_sdformat(str(input_path), resource_paths=list(resource_paths or ()), confine=confine)
+    robot = read_sdformat(str(input_path), resource_paths=list(resource_paths or ()), confine=confine,
+                          world=_checked_world(world))
     _check_output_not_read(robot, output_path)
     return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
 
@@ -106,6 +113,12 @@ def _checked_inputs(input_path, packages, resource_paths):
     if resource_paths is not None:
         resource_paths = paths_arg(resource_paths, "resource_paths", "directories")
     return input_path, packages, resource_paths
+
+
+def _checked_world(world):
+    if world is not None and not isinstance(world, str):
+        raise UsageError(f"world must be a world's name (str) or None, got {type(world).__name__}")
+    return world
 
 
 def _checked_flags(floating_base, strict, confine):

@@ -541,3 +541,34 @@ def test_sdformat_1_12_converts_and_keeps_a_model_state(tmp_path):
     assert report.dropped == () and report.warnings == ()
     kept = [e.message for e in report.kept]
     assert any("<model_state> 'm'" in m for m in kept), kept
+
+
+MULTIPLE_WORLDS = """<sdf version="1.9">
+  <world name="first"><model name="box"><link name="b"/></model></world>
+  <world name="second"><model name="cylinder"><pose>0 0 2 0 0 0</pose><link name="c"/></model></world>
+</sdf>"""
+
+
+def test_one_world_of_several_is_chosen_by_name(tmp_path, capsys):
+    """gz-sim's test/worlds/multiple_worlds.sdf holds three worlds (libsdformat loads them all):
+    --world NAME converts that one; without it, or with a name the file does not hold, exit 2
+    naming the worlds; URDF has no worlds."""
+    from usdjoints.cli import main
+
+    source = tmp_path / "worlds.sdf"
+    source.write_text(MULTIPLE_WORLDS)
+    out = tmp_path / "out.usda"
+    assert main(["convert", str(source), "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'first', 'second'" in err[0] and "--world" in err[0]
+    assert main(["convert", str(source), "-o", str(out), "--world", "third"]) == 2
+    assert "no world of that name" in capsys.readouterr().err and not out.exists()
+    assert main(["convert", str(source), "-o", str(out), "--world", "second"]) == 0
+    stage = Usd.Stage.Open(str(out))
+    names = {p.GetMetadata("displayName") for p in stage.Traverse()}
+    assert "cylinder::c" in names and "box::b" not in names
+    assert np.allclose(UsdGeom.XformCache().GetLocalToWorldTransform(_named(stage, "cylinder::c")).ExtractTranslation(),
+                       (0, 0, 2))
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text('<robot name="r"><link name="a"/></robot>')
+    assert main(["convert", str(urdf), "-o", str(tmp_path / "u.usda"), "--world", "second"]) == 2

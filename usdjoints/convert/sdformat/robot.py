@@ -29,6 +29,22 @@ from .world import read_world
 from .coverage import coverage_notes
 from .pose import IDENTITY, Pose, where
 
+def _chosen_graph(resolved: ResolvedDocument, world: str | None):
+    names = [g.scope.name for g in resolved.graphs if g.scope.kind == "world"]
+    listed = ", ".join(repr(n) for n in names)
+    if world is None:
+        if len(resolved.graphs) > 1:
+            raise InputError(str(resolved.path), f"the file holds {len(resolved.graphs)} worlds ({listed})",
+                             "choose one with --world NAME")
+        return resolved.graphs[0]
+    if not names:
+        raise InputError(str(resolved.path), f"--world {world!r}: the file holds a model, not a world")
+    for graph in resolved.graphs:
+        if graph.scope.kind == "world" and graph.scope.name == world:
+            return graph
+    raise InputError(str(resolved.path), f"--world {world!r}: the file has no world of that name (its worlds: {listed})")
+
+
 SDFORMAT_DEFAULTS = ir.SpecDefaults(
     format="sdformat",
     axis=(0.0, 0.0, 1.0),
@@ -45,14 +61,14 @@ SDFORMAT_DEFAULTS = ir.SpecDefaults(
 )
 
 
-def build_robot(resolved: ResolvedDocument, resource_paths=(), confine_roots: tuple[str, ...] | None = None) -> ir.RobotIR:
+def build_robot(resolved: ResolvedDocument, resource_paths=(), confine_roots: tuple[str, ...] | None = None,
+                world: str | None = None) -> ir.RobotIR:
     """Every model of ``resolved`` flattened into one RobotIR (see the module docstring).
 
     ``confine_roots``: meshes are read only from inside these folders (None: from anywhere).
+    ``world``: the name of the world to read; needed when the file holds several.
     """
-    if len(resolved.graphs) > 1:
-        raise InputError(str(resolved.path), f"the file holds {len(resolved.graphs)} worlds; convert one world per file")
-    graph = resolved.graphs[0]
+    graph = _chosen_graph(resolved, world)
     builder = _Builder(tuple(str(p) for p in resource_paths or ()), confine_roots)
     world_info = None
     if graph.scope.kind == "model":
