@@ -64,6 +64,7 @@ REFUSED = {
     "robot_version_1": (BODY.replace('<robot name="r">', '<robot name="r" version="1">').encode(), 1),
     "comment_before_the_declaration": (b"<!-- c -->\n" + DECLARATION + BODY.encode(), 2),
     "text_after_the_root_element": (DECLARATION + BODY.encode() + b"xyz\n", 11),
+    "text_before_the_declaration": (b"junk\n" + DECLARATION + BODY.encode(), 1),
 }
 
 

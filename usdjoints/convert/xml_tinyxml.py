@@ -153,6 +153,8 @@ def _text_before_root(data: bytes, reader: str, notes: list[Note]) -> bytes:
     head = data[:start] if start >= 0 else b""
     if start <= 0 or not head.replace(_BOM, b"").strip():
         return data
+    if b"\x00" in head or _DECLARATION.match(data, start):
+        return data  # tinyxml2 stops at a NUL, and refuses a declaration after text
     notes.append((1, "XML text before the root element", f"text before the first element is ignored, as "
                   f"{reader} ignores it (XML parsers reject this file)"))
     blank = bytes(b if b == 0x0A else 0x20 for b in head)

@@ -4,7 +4,8 @@ Oracle: libsdformat 12.3 (Debian's libsdformat-dev, through ``shared/tools/sdfre
 bytes. It loaded every ACCEPTED file with no error and placed link ``l`` of model ``z`` at
 ``z``'s pose (0 1 0, yaw 0.5) times (1 2 3) (gz-sim's test/worlds/reset_detachable_joint.sdf
 begins with a declaration that lost its '<'); it refused every REFUSED file ("Unable to read file",
-tinyxml2's XML_ERROR_PARSING_DECLARATION or XML_ERROR_PARSING_TEXT at the line given).
+tinyxml2's XML_ERROR_PARSING_DECLARATION or XML_ERROR_PARSING_TEXT); the line given is where
+usdjoints reports the first thing wrong (for text before the declaration, the text).
 """
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ ACCEPTED = {
 REFUSED = {
     "comment_before_the_declaration": ("<!-- c -->\n" + DECLARATION + SDF, 2),
     "text_after_the_root_element": (DECLARATION + SDF + "xyz\n", 3),
+    "text_before_the_declaration": ("junk\n" + DECLARATION + SDF, 1),
 }
 
 
