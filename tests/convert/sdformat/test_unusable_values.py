@@ -80,6 +80,14 @@ def test_non_finite_mass_or_inertia_is_refused(tmp_path, tag, value):
     assert f"m.sdf:6: <{tag}> holds '{value}', which is not finite" in message
 
 
+def test_negative_mass_is_refused(tmp_path):
+    """libsdformat 12.3 reports a negative <mass> as an invalid inertial (Debian's libsdformat-dev
+    on a real file); the URDF reader refuses it as well. It was converted as a stand-in quoted as
+    'mass 0', its centre of mass dropped."""
+    message = _refused(tmp_path, _model(LINK.format("c").replace("<mass>1</mass>", "<mass>-1</mass>")))
+    assert "m.sdf:6:" in message and "negative mass -1" in message
+
+
 def test_inertia_that_overflows_in_the_link_frame_is_refused(tmp_path):
     link = ('<link name="c"><inertial><pose>0 0 0 0.7 0 0</pose><mass>1</mass><inertia><ixx>1e308</ixx>'
             '<iyy>1e308</iyy><izz>1e308</izz><iyz>1e308</iyz></inertia></inertial></link>')

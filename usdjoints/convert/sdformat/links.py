@@ -123,6 +123,8 @@ def _inertial(link: etree._Element, name: str, notes: list[ReportEntry], origin)
             notes.append(ReportEntry(EntryKind.DROPPED, where(element.find(extra)), f"link {name}",
                                      f"<{extra}> has no UsdPhysics equivalent"))
     mass = None if mass_text is None else _finite_float(mass_text, element.find("mass"))
+    if mass is not None and mass < 0.0:  # libsdformat: an invalid inertial; the URDF reader refuses it too
+        raise InputError(where(element.find("mass")), f"link {name!r} has negative mass {mass:g}", "a mass is >= 0 [kg]")
     return ir.Inertial(mass, origin(element), inertia, source(element))
 
 
