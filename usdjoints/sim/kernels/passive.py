@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from . import FMA, INTERNAL, njit
-from .crba import ltdl_factor
+from .crba import ltdl_factor, ltdl_unit_solve
 from .layout import (
     DOF_DAMPING, DOF_DRIVE_DAMPING, DOF_DRIVE_MAX_FORCE, DOF_DRIVE_STIFFNESS,
     DOF_DRIVE_TARGET_POSITION, DOF_DRIVE_TARGET_VELOCITY, DOF_DRIVE_TYPE, DOF_EFFORT_LIMIT,
@@ -33,8 +33,7 @@ def drive_inertia(dof_parent, dof_table, M, LD, y, out):
     on the elbow; M_kk (every other joint locked) made the elbow's drive 9 times stiffer.
 
     M [nv, nv] the joint-space inertia (armature included), not factored; LD [nv, nv] and
-    y [nv] scratch. With M = L^T D L (crba.ltdl_factor), (M^-1)_kk = sum_j (L^-T e_k)_j^2 / D_j,
-    whose vector is non-zero only on k and its ancestors. Nothing is done when no dof has an
+    y [nv] scratch (column k of M^-1, from crba's factor). Nothing is done when no dof has an
     acceleration drive."""
     nv = dof_table.shape[0]
     needed = False
@@ -47,27 +46,11 @@ def drive_inertia(dof_parent, dof_table, M, LD, y, out):
     for a in range(nv):
         for b in range(nv):
             LD[a, b] = M[a, b]
-        y[a] = 0.0
     ltdl_factor(dof_parent, LD)
     for k in range(nv):
-        if int(dof_table[k, DOF_DRIVE_TYPE]) != DRIVE_ACCELERATION:
-            continue
-        y[k] = 1.0
-        i = k
-        while i >= 0:  # y <- L^-T e_k
-            yi = y[i]
-            j = dof_parent[i]
-            while j >= 0:
-                y[j] -= LD[i, j] * yi
-                j = dof_parent[j]
-            i = dof_parent[i]
-        response = 0.0
-        i = k
-        while i >= 0:
-            response += y[i] * y[i] / LD[i, i]
-            y[i] = 0.0
-            i = dof_parent[i]
-        out[k] = 1.0 / response if response > 0.0 else 0.0
+        if int(dof_table[k, DOF_DRIVE_TYPE]) == DRIVE_ACCELERATION:
+            ltdl_unit_solve(dof_parent, LD, k, y)  # y = M^-1 e_k
+            out[k] = 1.0 / y[k] if y[k] > 0.0 else 0.0
 
 
 @njit(cache=True, fastmath=FMA)
