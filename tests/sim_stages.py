@@ -1,6 +1,6 @@
 """The simulator's sample stages (sample_stages/sim/), written from the parameters their tests
-check against: closed forms (tests/sim/test_acceptance_closed_forms.py) and bad input
-(tests/sim/test_acceptance_bad_input.py).
+check against: closed forms (tests/sim/test_acceptance_closed_forms.py,
+tests/sim/test_distance_joints.py) and bad input (tests/sim/test_acceptance_bad_input.py).
 
 The stage files are the tests' input; tests/sim/test_sample_stages.py checks that each file is
 what its builder writes, so a parameter changed here must be written out again:
@@ -210,34 +210,29 @@ def Xform "World"
 """
 
 
-def bad_unsupported_joint() -> str:
-    """A distance joint, which the simulator does not take."""
-    return BAD_HEADER + """
-def Xform "World"
-{
-    def Cube "A" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
-    {
-        float physics:mass = 1
-    }
-    def Cube "B" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
-    {
-        float physics:mass = 1
-        double3 xformOp:translate = (2, 0, 0)
-        uniform token[] xformOpOrder = ["xformOp:translate"]
-    }
-    def PhysicsDistanceJoint "Rope"
-    {
-        rel physics:body0 = </World/A>
-        rel physics:body1 = </World/B>
-        float physics:maxDistance = 2
-    }
-}
+# a ball on a taut rope (PhysicsDistanceJoint, maxDistance only) to a world anchor, released
+# with the rope horizontal: a point pendulum (the ball's spin is free, so its inertia plays no
+# part); tests/sim/test_distance_joints.py
+ROPE = dict(mass=1.0, inertia=0.001, length=1.0, anchor=(0.0, 0.0, 2.0))
+
+
+def rope_pendulum() -> str:
+    x, y, z = ROPE["anchor"]
+    ball = body("Ball", ROPE["mass"], (ROPE["inertia"],) * 3, translate=(x + ROPE["length"], y, z))
+    rope = f"""    def PhysicsDistanceJoint "Rope"
+    {{
+        rel physics:body1 = </World/Ball>
+        point3f physics:localPos0 = {(x, y, z)}
+        point3f physics:localPos1 = (0, 0, 0)
+        float physics:maxDistance = {ROPE["length"]}
+    }}
 """
+    return stage(ball + rope)
 
 
 STAGES = {builder.__name__: builder for builder in (
     pendulum_120deg, double_pendulum, damped_oscillator, free_body, spinning_top, position_drive_step,
-    soft_limit, no_bodies, massless_body, bad_unsupported_joint)}
+    soft_limit, no_bodies, massless_body, rope_pendulum)}
 
 
 def path(name: str) -> Path:

@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from samples import SAMPLE_STAGES
-from usdjoints.errors import UnsupportedFeature
 from usdjoints.model.build import load_model
 from usdjoints.model.rotation import quat_to_matrix
 from usdjoints.walker import walk
@@ -155,10 +154,18 @@ def test_joint_state_overrides_the_authored_pose():
                 assert math.isclose(model.q_initial[model.q_slice(joint.path)][0], expected, abs_tol=1e-9)
 
 
-@pytest.mark.parametrize("stem", ["distance_minmax"])
-def test_unsupported_joints_are_named(stem):
-    """Distance joints are not simulated: the build names the prim instead of guessing."""
-    path = next(p for p in SAMPLE_STAGES if p.stem == stem)
-    with pytest.raises(UnsupportedFeature) as error:
-        load_model(str(path))
-    assert "/World/" in str(error.value)
+def test_distance_joints_stay_outside_the_tree():
+    """Distance joints are held as PhysX holds them, never as articulation joints: each body they
+    join is a free root of its own, and the joint a row with its anchors in the links' frames and
+    its bounds as the stage authors them (a negative minDistance, the schema's -1, is none).
+    Oracle: sample_stages/distance_minmax.usda's authored values."""
+    path = next(p for p in SAMPLE_STAGES if p.stem == "distance_minmax")
+    model = load_model(str(path))
+    assert model.nlink == 3 and set(model.link_type) == {model.link_type[0]}  # three free roots
+    assert model.distance_names == ("/World/Rope", "/World/Leash")
+    link = {name: int(model.body_link[model.body_names.index(name)]) for name in model.body_names}
+    assert model.distance_link.tolist() == [[link["/World/Anchor"], link["/World/Weight"]],
+                                            [link["/World/Anchor"], link["/World/Dog"]]]
+    assert np.allclose(model.distance_p_link_frame[0], [[0, 0, -0.158], [0, 0, 0.1]])
+    assert np.allclose(model.distance_p_link_frame[1], 0.0)
+    assert model.distance_bounds.tolist() == [[0.5, 2.0], [-math.inf, 1.5]]

@@ -2,8 +2,8 @@
 names the offending prim (or option), never a traceback and never a partial output file.
 
 Oracle: the CLI contract (exit code 2, `usdjoints: error:` line naming the prim) checked on stages
-that each carry exactly one defect (sample_stages/sim/bad_*.usda, written by tests/sim_stages.py),
-with a well-formed twin where one is needed to show the defect is what gets rejected.
+that each carry exactly one defect (written in this file or by tests/sim_stages.py), with a
+well-formed twin where one is needed to show the defect is what gets rejected.
 """
 from __future__ import annotations
 
@@ -89,12 +89,6 @@ def test_mass_zero_is_computed_from_the_shape(tmp_path, capsys):
     code, err, out, _ = _run(tmp_path, capsys, MASS_FROM_SHAPE)
     assert code == 0, err
     assert out.exists()
-
-
-def test_unsupported_joint(tmp_path, capsys):
-    """A distance joint is not simulated: exit 2, naming the joint prim and its type."""
-    code, err, out, _ = _run(tmp_path, capsys, "bad_unsupported_joint")
-    _assert_rejected(code, err, out, "/World/Rope", "distance")
 
 
 @pytest.mark.parametrize("dt", ["-0.001", "0"])

@@ -57,8 +57,9 @@ def test_active_set_meets_the_kkt_conditions(seed):
     scratch = [np.empty(nv) for _ in range(2)]
     C, A = np.empty((nv, nv)), np.empty((nv, nv))
     ints = [np.empty(nv, dtype=np.int64) for _ in range(3)]
-    _solve_rows(parent, LD, lo, hi, base, v, C, A, scratch[0], scratch[1], *ints,
-                np.empty((0, nv)), np.empty((0, nv)), np.empty((0, 0)), 0, np.empty(0))
+    _solve_rows(parent, LD, np.empty((0, nv)), lo, hi, base, v, C, A, scratch[0], scratch[1],
+                np.empty(nv), *ints, np.empty((0, nv)), np.empty((0, nv)), np.empty((0, 0)), 0,
+                np.empty(0))
     lam = H @ (v - v0)  # the impulse the solve applied
     value = base + v
     scale = 1e-9 * (1.0 + np.abs(v0).max() + np.abs(base).max())
@@ -105,8 +106,8 @@ def test_active_set_with_loop_rows_meets_the_kkt_conditions(seed):
     scratch = [np.empty(nv) for _ in range(2)]
     C, A = np.empty((nv, nv)), np.empty((nv, nv))
     ints = [np.empty(nv, dtype=np.int64) for _ in range(3)]
-    _solve_rows(parent, LD, lo, hi, np.zeros(nv), v, C, A, scratch[0], scratch[1], *ints,
-                G, Y, A_eq, m, np.empty(m))
+    _solve_rows(parent, LD, np.empty((0, nv)), lo, hi, np.zeros(nv), v, C, A, scratch[0],
+                scratch[1], np.empty(nv), *ints, G, Y, A_eq, m, np.empty(m))
     scale = 1e-8 * (1.0 + np.abs(v0).max())
     assert np.all(np.abs(G @ v) < scale * np.abs(G).max() * nv)  # the loops stay closed
     assert np.all(v >= lo - scale) and np.all(v <= hi + scale)
@@ -123,3 +124,46 @@ def test_active_set_with_loop_rows_meets_the_kkt_conditions(seed):
         tol = scale * np.abs(H).max() * 100
         assert np.all(lam[~at_lo] <= tol)  # no push up unless on the lower bound
         assert np.all(lam[~at_hi] >= -tol)  # no push down unless on the upper bound
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_active_set_with_general_rows_meets_the_kkt_conditions(seed):
+    """Distance joints add rows J_j beyond the dofs' unit rows: the solve is then
+    min |v' - v|_H s.t. lo <= R (base + v') <= hi with R = [I; J]. KKT: H (v' - v) = R^T lam,
+    every bounded row within its bounds, lam >= 0 only on a row at its lower bound, <= 0 only
+    at its upper bound. The bounds are placed around a feasible point."""
+    rng = np.random.default_rng(2000 + seed)
+    nv = int(rng.integers(1, 12))
+    nd = int(rng.integers(1, 4))
+    parent = _tree(rng, nv)
+    H = _tree_spd(rng, parent)
+    LD = H.copy()
+    ltdl_factor(parent, LD)
+    J = rng.normal(size=(nd, nv))
+    R = np.vstack([np.eye(nv), J])
+    n = nv + nd
+    v0 = rng.normal(scale=3.0, size=nv)
+    base = np.zeros(nv) if seed % 2 else rng.normal(size=nv)
+    feasible = R @ (base + rng.normal(size=nv))
+    bounded = rng.random(n) < np.r_[np.full(nv, 0.4), np.full(nd, 1.0)]
+    lo = np.where(bounded & (rng.random(n) < 0.7), feasible - rng.uniform(0.0, 1.0, n), -math.inf)
+    hi = np.where(bounded & (rng.random(n) < 0.7), feasible + rng.uniform(0.0, 1.0, n), math.inf)
+    v = v0.copy()
+    C, A = np.empty((n, nv)), np.empty((n, n))
+    ints = [np.empty(n, dtype=np.int64) for _ in range(3)]
+    _solve_rows(parent, LD, J, lo, hi, base, v, C, A, np.empty(n), np.empty(n), np.empty(nv),
+                *ints, np.empty((0, nv)), np.empty((0, nv)), np.empty((0, 0)), 0, np.empty(0))
+    value = R @ (base + v)
+    scale = 1e-8 * (1.0 + np.abs(v0).max() + np.abs(base).max()) * (1.0 + np.abs(J).max())
+    assert np.all(value >= lo - scale) and np.all(value <= hi + scale)
+    at_lo = np.abs(value - lo) < scale
+    at_hi = np.abs(value - hi) < scale
+    active = at_lo | at_hi
+    split, *_ = np.linalg.lstsq(R[active].T, H @ (v - v0), rcond=None)
+    assert np.allclose(R[active].T @ split, H @ (v - v0), atol=scale * np.abs(H).max() * 100)
+    if np.linalg.matrix_rank(R[active]) == int(active.sum()):  # a unique split: its signs
+        lam = np.zeros(n)
+        lam[active] = split
+        tol = scale * np.abs(H).max() * 100
+        assert np.all(lam[~at_lo] <= tol)
+        assert np.all(lam[~at_hi] >= -tol)

@@ -139,6 +139,14 @@ class ArticulatedModel:
     loop_p_link_frame: np.ndarray = _empty(0, 2, 3)            # float64 [nloop, 2, 3] [m]
     loop_axis: np.ndarray = _empty(0, 3)                       # float64 [nloop, 3], in frame A
 
+    # Distance joints, shape [ndistance]: outside the tree (PhysX never articulates them), each
+    # keeps the distance between an anchor on link 0 (body0) and one on link 1 (body1) within
+    # [min, max] (-inf, inf where the joint authors no bound).
+    distance_names: tuple[str, ...] = ()
+    distance_link: np.ndarray = _empty(0, 2, dtype=np.int64)   # int64 [ndistance, 2], -1 = world
+    distance_p_link_frame: np.ndarray = _empty(0, 2, 3)        # float64 [ndistance, 2, 3] [m]
+    distance_bounds: np.ndarray = _empty(0, 2)                 # float64 [ndistance, 2] [m]
+
     # Colliders, shape [ncollider]: primitives fixed to a link (-1 = the world). A capsule's axis
     # and a plane's normal are the collider frame's z axis.
     collider_names: tuple[str, ...] = ()

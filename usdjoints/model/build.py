@@ -5,9 +5,9 @@ per-degree gains to per-radian. Joints become a forest: each connected set of dy
 one tree, rooted where a joint ties it to the world (fixed base) or, when none does, at its
 articulation's base (or first body) on a free joint. Joints marked excludeFromArticulation, and
 joints that would close a loop, become loop-closure constraints; rack-and-pinion, gear and mimic
-joints become couplings (constraints.py); collision shapes become colliders (colliders.py). What
-the simulator does not handle (distance and custom joints) is rejected here with a message
-naming the prims.
+joints become couplings and distance joints rows of their own outside the tree, as PhysX never
+articulates them (constraints.py); collision shapes become colliders (colliders.py). What the
+simulator does not handle (custom joints) is rejected here with a message naming the prims.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from ..descriptors import Diagnostic, JointDesc, StageDescription
 from ..errors import InputError, UnsupportedFeature
 from .builder import Drive, ModelBuilder
 from .colliders import collider_arrays, without_start_overlaps
-from .constraints import coupling_arrays, loop_arrays
+from .constraints import coupling_arrays, distance_arrays, loop_arrays
 from .initial_state import initial_q, initial_qd
 from .mass import body_mass_properties
 from .rotation import matrix_to_quat, quat_to_matrix
@@ -65,6 +65,8 @@ def build_model(description: StageDescription, stage=None, *, contact: bool = Tr
                           "(apply PhysicsRigidBodyAPI to the prims that should move)", "nothing-dynamic")
         return dataclasses.replace(ModelBuilder(gravity=_gravity(description, mpu)).build(),
                                    diagnostics=(note,))
+    distance_joints = [j for j in joints if j.type == "distance"]
+    joints = [j for j in joints if j.type != "distance"]
     _reject_unsupported(joints, dynamic)
 
     tree, loop_paths = _spanning_forest(description, [j for j in joints if not j.exclude_from_articulation],
@@ -107,12 +109,13 @@ def build_model(description: StageDescription, stage=None, *, contact: bool = Tr
     model = dataclasses.replace(model, qd_initial=initial_qd(model, tree, description, dynamic, mpu))
     names, dofs, coeffs, offsets, notes = coupling_arrays(model, description)
     loops, loop_notes = loop_arrays(model, description, loop_joints)
+    distances, distance_notes = distance_arrays(model, description, distance_joints)
     colliders, collider_notes, approximate = ({}, [], []) if not contact else collider_arrays(
         description, model, [j for j in description.joints if j.enabled])
     model = dataclasses.replace(model, coupling_names=names, coupling_dof=dofs, coupling_coeff=coeffs,
-                                coupling_offset=offsets, **loops, **colliders,
+                                coupling_offset=offsets, **loops, **distances, **colliders,
                                 diagnostics=tuple(_read_notes(description, contact) + mass_notes + notes
-                                                  + loop_notes + collider_notes))
+                                                  + loop_notes + distance_notes + collider_notes))
     return without_start_overlaps(_with_coupled_inertia(model), approximate)
 
 

@@ -21,8 +21,11 @@ PROFILE = Profile(
     dof_columns=PHYSX_AXIS_COLUMNS,  # armature, speed limit and friction per axis
     material_density=True,  # masses are resolved as PhysX resolves them
     articulation_roles=frozenset({TREE, LOOP}),  # loops are closed by constraints in the simulator
+    # as PhysX ("Articulation cannot contain a distance joint!"): held outside the tree
+    unarticulated_types=frozenset({"distance"}),
     notes=(
         "A limit is on when either bound is finite; an infinite bound leaves that side open.",
+        "A distance joint is held outside the tree, its anchors' distance within [minDistance, maxDistance]; a negative bound is none, as in PhysX.",
         "Body relationships resolve to the nearest enclosing enabled rigid body; frames on other targets are lifted through the target.",
     ),
 )

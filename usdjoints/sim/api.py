@@ -418,16 +418,17 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     # one signature whatever the model: numba types read-only and writable arrays apart
     constraints = pm.constraint_args()
     contact = pm.contact_args(held_start_overlaps(model)) if pm.pairs.shape[0] else None
+    limits = pm.limit_args()
     args = (tuple(_writable(a) for a in pm.model_args()),
             None if constraints is None else tuple(_writable(a) for a in constraints),
             None if contact is None else tuple(_writable(a) for a in contact),
-            True if pm.has_limit_rows() else None,
+            None if limits is None else tuple(_writable(a) for a in limits),
             True if integrator == "rk4" else None,
             True if _floating_tree(model) else None,
             settings)
     q0, qd0 = _writable(q0), _writable(qd0)
     precompile.before_first_compile(contact=contact is not None, constraints=constraints is not None,
-                                    limits=pm.has_limit_rows(), euler=integrator == "euler")
+                                    limits=limits is not None, euler=integrator == "euler")
     try:
         _run_in_pieces(simulate_envs, args, q0, qd0, float(dt), n_steps, record_every,
                        (q_traj, qd_traj, poses, status), n_envs, progress)

@@ -27,15 +27,17 @@ def _machine_memory() -> float:
 
 def run_memory(model: ArticulatedModel, pm: PackedModel, n_envs: int, states: int) -> tuple[float, float]:
     """(trajectory, workspace) [bytes] a run needs: the recorded states of every env, and per
-    thread the step's dense nv x nv matrices (the mass matrix; two more with limit rows) and
-    contact rows (kernels/integrate.py simulate_envs)."""
+    thread the step's dense nv x nv matrices (the mass matrix; with limit rows two more, each
+    nd rows larger with nd distance joints) and contact rows (kernels/integrate.py
+    simulate_envs)."""
     from .kernels.contact import MAX_CONTACTS
 
     per_state = pm.nq + pm.nv + 7 * model.nbody
     trajectory = 8.0 * n_envs * (float(states) * per_state + pm.nq + pm.nv)  # and the start states
-    matrices = 1 + (2 if pm.has_limit_rows() else 0)
+    nv, nd = float(pm.nv), float(pm.dist_link.shape[0])
+    limits = (nv + nd) * nv + (nv + nd) ** 2 + nd * nv if pm.has_limit_rows() else 0.0
     rows = 2 * 3 * MAX_CONTACTS if pm.pairs.shape[0] else 0
-    workspace = 8.0 * threads(n_envs) * (matrices * float(pm.nv) ** 2 + rows * pm.nv)
+    workspace = 8.0 * threads(n_envs) * (nv ** 2 + limits + rows * nv)
     return trajectory, workspace
 
 

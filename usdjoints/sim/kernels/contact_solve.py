@@ -266,9 +266,9 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
     """Add the contact impulses' velocity change to v [nv] (the end-of-step velocity after the
     limit impulses) and write the position-only correction velocity bias [nv] (split impulses:
     it moves this step's positions, then is dropped); returns True when bias is not zero.
-    v_start [nv] is the velocity at the start of the step (for restitution). bounds [2, nv]:
-    each dof's velocity interval for this step from limits.limit_impulses (-inf, inf where
-    none). J, PJ [3 nc, nv], lam, target [3 nc] are scratch."""
+    v_start [nv] is the velocity at the start of the step (for restitution). bounds: a tuple
+    whose first two [nv] vectors are each dof's velocity interval for this step from
+    limits.limit_impulses (-inf, inf where none). J, PJ [3 nc, nv], lam, target [3 nc] are scratch."""
     nv = v.shape[0]
     rows = 3 * n_contacts
     t1 = np.empty(3)

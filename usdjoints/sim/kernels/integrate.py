@@ -31,7 +31,8 @@ from .jcalc import FREE, PRISMATIC, SPHERICAL, primitive_nq, primitive_nv, quat_
 from .layout import LINK_PARENT, LINK_Q_START, LINK_TYPE, LINK_V_START
 from .momentum import STATE_COLUMNS, keep_momenta, kept_roots, tree_momenta
 from .limits import (
-    has_free_root, keep_centres_of_mass, limit_impulses, transport_velocity, tree_centres_of_mass,
+    cap_correction, has_free_root, keep_centres_of_mass, limit_impulses, transport_velocity,
+    tree_centres_of_mass,
 )
 from .passive import drive_inertia, passive_forces, passive_forces_inline
 from .world_dynamics import allocate_world_workspace, bias_and_mass, bias_and_mass_inline
@@ -50,7 +51,8 @@ def allocate_workspace(nlink, nv):
     R3 = np.empty((3, 3))
     p3 = np.empty(3)
     M = np.empty((nv, nv))
-    vecs = np.empty((6, nv))
+    # separate vectors, not rows of one array: a row view costs a reference count per use
+    vecs = (np.empty(nv), np.empty(nv), np.empty(nv), np.empty(nv), np.empty(nv), np.empty(nv))
     LD_drive = np.empty((nv, nv))  # passive.drive_inertia's factor of M
     return E, r, R3, p3, M, vecs, LD_drive
 
@@ -73,15 +75,11 @@ def acceleration(model, q, qd, h, fk_work, dynamics_work, qdd_out):
      gravity, body_link, body_R_link, body_p_link) = model
     E, r, R3, p3 = fk_work
     wR, wp, ws, wvaf, wI, M, vecs, LD_drive = dynamics_work
-    bias = vecs[0]
-    tau = vecs[2]
-    K = vecs[3]
-    D = vecs[4]
+    bias, y, tau, K, D, inertia = vecs
     link_transforms_inline(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
     bias_and_mass_inline(link_table, S, I6, E, r, gravity, armature, qd, wR, wp, ws, wvaf, wI,
                          bias, M)
-    inertia = vecs[5]
-    drive_inertia(dof_parent, dof_table, M, LD_drive, vecs[1], inertia)
+    drive_inertia(dof_parent, dof_table, M, LD_drive, y, inertia)
     passive_forces_inline(dof_table, q, qd, M, inertia, h, tau, K, D)
     _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out)
 
@@ -95,14 +93,10 @@ def acceleration_call(model, q, qd, h, fk_work, dynamics_work, qdd_out):
      gravity, body_link, body_R_link, body_p_link) = model
     E, r, R3, p3 = fk_work
     wR, wp, ws, wvaf, wI, M, vecs, LD_drive = dynamics_work
-    bias = vecs[0]
-    tau = vecs[2]
-    K = vecs[3]
-    D = vecs[4]
+    bias, y, tau, K, D, inertia = vecs
     link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
     bias_and_mass(link_table, S, I6, E, r, gravity, armature, qd, wR, wp, ws, wvaf, wI, bias, M)
-    inertia = vecs[5]
-    drive_inertia(dof_parent, dof_table, M, LD_drive, vecs[1], inertia)
+    drive_inertia(dof_parent, dof_table, M, LD_drive, y, inertia)
     passive_forces(dof_table, q, qd, M, inertia, h, tau, K, D)
     _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out)
 
@@ -287,12 +281,38 @@ def world_frame_velocity(link_table, I6, lone, v_start, h, v, rotate):
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def _limit_correction(model, free, bias, h, fk_work, Rw, pw, root_of, com, R, q, qd):
+def tied_roots(link_table, dist_link):
+    """bool [nlink]: True on each root link whose tree a distance joint (dist_link [nd, 2], -1
+    the world) ties to the world or to another tree."""
+    n = link_table.shape[0]
+    root_of = np.empty(n, dtype=np.int64)
+    tied = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        parent = link_table[i, LINK_PARENT]
+        root_of[i] = i if parent < 0 else root_of[parent]
+    for j in range(dist_link.shape[0]):
+        a = root_of[dist_link[j, 0]] if dist_link[j, 0] >= 0 else -1
+        b = root_of[dist_link[j, 1]] if dist_link[j, 1] >= 0 else -1
+        if a != b:
+            if a >= 0:
+                tied[a] = True
+            if b >= 0:
+                tied[b] = True
+    return tied
+
+
+@njit(cache=True, fastmath=FMA, **INTERNAL)
+def _limit_correction(model, free, tied, distance_rows, bias, h, fk_work, Rw, pw, root_of, com, R, q,
+                      qd):
     """Move q by the limits' position-only bias (limits.py) and carry the free and spherical
     velocities along its rotation; with a free base, then translate each free root back so its
     tree's centre of mass is where it was (the bias keeps it to first order only).
 
-    Model: model (PackedModel.model_args()); free: some tree has a free root.
+    Model: model (PackedModel.model_args()); free: some tree has a free root; tied bool
+    [nlink]: the free roots whose tree a distance joint ties to the world or to another tree
+    (its bias is no internal motion: the tree's centre of mass moves with it); distance_rows:
+    the model has distance joints (their part of the bias is capped: limits.cap_correction; a
+    joint limit's own part is exact, as q moves linearly along its dof).
     Data in: bias [nv] [1/s | m/s], h [s].
     Data out: q [nq], qd [nv], in place.
     Scratch: fk_work = (E, r, R3, p3), Rw, pw (the step's FK scratch); root_of int64 [nlink],
@@ -300,10 +320,15 @@ def _limit_correction(model, free, bias, h, fk_work, Rw, pw, root_of, com, R, q,
     (link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table, armature,
      gravity, body_link, body_R_link, body_p_link) = model
     E, r, R3, p3 = fk_work
+    if distance_rows:
+        cap_correction(link_table, bias, h)  # a distance's correction is not linear in q
     if free:
         link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
         link_world_poses(link_table, E, r, Rw, pw)
         tree_centres_of_mass(link_table, I6, Rw, pw, root_of, com[0])
+        for i in range(link_table.shape[0]):
+            if tied[i]:
+                com[0, i, 3] = 0.0  # keep_centres_of_mass leaves a massless tree where it is
     integrate_configuration(link_table, I6, q, bias, h, q)
     transport_velocity(link_table, bias, h, R, qd)
     if free:
@@ -366,7 +391,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
       model: PackedModel.model_args(), the tree, its inertias and the bodies;
       constraints: PackedModel.constraint_args(), or None when there is no coupling or loop;
       contact: PackedModel.contact_args(), or None when no collision pair is simulated;
-      limits: True, or None when no dof has a hard position limit or a velocity limit;
+      limits: PackedModel.limit_args(), the distance joints (limits.limit_impulses), or None
+        when no dof has a hard position limit or a velocity limit and no distance joint;
       rk4: True for RK4, None for semi-implicit Euler;
       floating: True when a tree of several links has a free root (momentum.py keeps its
         momentum in free flight), else None;
@@ -413,12 +439,14 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
     dq = np.empty(nv)
     rows_work = (G, c, Y, A, lam, dq)
     contacts = 0
-    # limit_impulses leaves each dof's velocity interval in rows 0 and 1; without limits they
-    # stay unbounded for the contact solve
-    lim_work = np.empty((6, nv))
-    for k in range(nv):
-        lim_work[0, k] = -math.inf
-        lim_work[1, k] = math.inf
+    # limit_impulses leaves each dof's velocity interval in the first two vectors; without
+    # limits they stay unbounded for the contact solve
+    nd = 0
+    if limits is not None:
+        nd = limits[0].shape[0]
+    n_lim = nv + nd
+    lim_work = (np.full(n_lim, -math.inf), np.full(n_lim, math.inf), np.empty(n_lim),
+                np.empty(n_lim), np.empty(n_lim), np.empty(n_lim), np.empty(nv))
     if contact is not None:
         (col_type, col_link, col_R, col_p, col_size, hull_rows, hull_index, col_friction, col_restitution, pairs,
          pair_allowance) = contact
@@ -447,20 +475,26 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
     mom_root = np.empty(nlink, dtype=np.int64)
     any_kept = False
     if floating is not None:
+        # a distance joint ties its links' trees as a loop closure does
+        ties = np.empty((0, 2), dtype=np.int64) if limits is None else limits[0]
         if constraints is not None:
-            any_kept = kept_roots(link_table, I6, dof_table, constraints[0], constraints[4], mom_root, mom_kept)
+            ties = np.concatenate((constraints[4], ties))
+            any_kept = kept_roots(link_table, I6, dof_table, constraints[0], ties, mom_root, mom_kept)
         else:
             any_kept = kept_roots(link_table, I6, dof_table, np.empty((0, 2), dtype=np.int64),
-                                  np.empty((0, 2), dtype=np.int64), mom_root, mom_kept)
+                                  ties, mom_root, mom_kept)
     any_kept = any_kept and rk4 is None
     mom_before = np.zeros((nlink, STATE_COLUMNS))
     mom_after = np.zeros((nlink, STATE_COLUMNS))
     mom_V = np.empty((nlink, 6))
     mom_Ic = np.empty((nlink, 9))
     if limits is not None:
-        lim_iwork = np.empty((3, nv), dtype=np.int64)
-        lim_C = np.empty((nv, nv))
-        lim_A = np.empty((nv, nv))
+        lim_iwork = (np.empty(n_lim, dtype=np.int64), np.empty(n_lim, dtype=np.int64),
+                     np.empty(n_lim, dtype=np.int64))
+        lim_C = np.empty((n_lim, nv))
+        lim_A = np.empty((n_lim, n_lim))
+        lim_J = np.empty((nd, nv))
+        lim_tied = tied_roots(link_table, limits[0])
         lim_bias = np.empty(nv)
         lim_R = np.empty((3, 3))
         lim_free = has_free_root(link_table)
@@ -510,7 +544,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                 if any_lone:
                     world_frame_velocity(link_table, I6, lone, v_start, dt, qd, False)
                 m = 0
-                if rows > 0 or contacts > 0:
+                if rows > 0 or contacts > 0 or nd > 0:
                     link_world_poses(link_table, E, r, Rw, pw)
                 if constraints is not None:
                     m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff,
@@ -520,7 +554,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                     project_out(G, Y, A, m, qd, lam)
                 if limits is not None:  # in the loops' constrained metric: they stay closed
                     biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
-                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam)
+                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, Rw,
+                                            pw, limits, lim_J)
                 if contact is not None:
                     collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
                     n_contacts = detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, pc, pairs,
@@ -539,7 +574,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                             # steps) keeps the last word on the velocity with the loops' metric
                             biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt,
                                                     lim_work, lim_iwork, lim_C, lim_A, qd,
-                                                    lim_bias, G, Y, A, m, lam)
+                                                    lim_bias, G, Y, A, m, lam, S, Rw, pw, limits,
+                                                    lim_J)
                 integrate_configuration(link_table, I6, q, qd, dt, q)
                 if any_lone:
                     world_frame_velocity(link_table, I6, lone, v_start, dt, qd, True)
@@ -549,7 +585,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                         transport_velocity(link_table, c_bias, dt, c_R, qd)
                 if limits is not None:
                     if biased:  # the position-only return of joints outside their limits
-                        _limit_correction(model, lim_free, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
+                        _limit_correction(model, lim_free, lim_tied, nd > 0, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
                                           lim_R, q, qd)
             else:
                 for stage in range(4):
@@ -579,16 +615,18 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                     acceleration_call(model, q, qd, 0.0, fk_work, dynamics_work, qdd)
                 if limits is not None:
                     m = 0
-                    if constraints is not None:
+                    if constraints is not None or nd > 0:
                         link_world_poses(link_table, E, r, Rw, pw)
+                    if constraints is not None:
                         m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff,
                                             coupling_offset, loop_type, loop_link, loop_R, loop_p,
                                             loop_axis, q, Rw, pw, G, c)
                         factor_constraints(dof_parent, M, G, m, Y, A)
                     biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
-                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam)
+                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, Rw,
+                                            pw, limits, lim_J)
                     if biased:
-                        _limit_correction(model, lim_free, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
+                        _limit_correction(model, lim_free, lim_tied, nd > 0, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
                                           lim_R, q, qd)
                 if contact is not None:
                     # contact as an impulse on the finished step: the next step moves q with it

@@ -6,7 +6,10 @@ velocity must lie in:
 * a hard position limit (finite bound, no soft-limit spring authored): the step may not carry
   the joint past the bound, v_k >= (lower - x) / h (speculative, so a joint arriving at its
   limit stops on it); a joint already outside may not go deeper, v_k >= 0;
-* a velocity limit: -v_max <= v_k <= v_max.
+* a velocity limit: -v_max <= v_k <= v_max;
+* a distance joint (PhysicsDistanceJoint, which PhysX never makes an articulation joint: it
+  stays outside the tree) is a row of its own, J = d|p_B - p_A|/dv for its two anchors, bounded
+  by minDistance and maxDistance as a joint's position is by its limits.
 
 A joint outside its limit is put back on it by a second, position-only set of impulses (split
 impulses, as PhysX keeps its position correction out of the velocities): a bias velocity b with
@@ -32,9 +35,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from . import FMA, INTERNAL, njit
-from .constraints import project_out
-from .crba import ltdl_unit_solve
+from .constraints import accumulate_jacobian, project_out
+from .crba import ltdl_solve, ltdl_unit_solve
 from .jcalc import FREE, PRISMATIC, REVOLUTE, SPHERICAL
 from .layout import (
     DOF_LIMIT_STIFFNESS, DOF_LOWER, DOF_Q_INDEX, DOF_UPPER, DOF_VELOCITY_LIMIT, LINK_PARENT,
@@ -59,50 +64,75 @@ def _violation(value, lo, hi):
     return 0.0
 
 
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def _row_dot(J, k, x):
+    """J_k . x [nv] for row k: x[k] for a dof's row (k < nv), the distance row J[k - nv] after."""
+    nv = x.shape[0]
+    if k < nv:
+        return x[k]
+    s = 0.0
+    for d in range(nv):
+        s += J[k - nv, d] * x[d]
+    return s
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def _row_dot_column(J, k, C, slot):
+    """J_k . C[slot] (C [rows, nv], indexed by element: a row view costs a reference count
+    numba cannot prune here)."""
+    nv = C.shape[1]
+    if k < nv:
+        return C[slot, k]
+    s = 0.0
+    for d in range(nv):
+        s += J[k - nv, d] * C[slot, d]
+    return s
+
+
 @njit(cache=True, fastmath=FMA)
-def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, side, G, Y, A_eq,
-                m_eq, lam_eq):
-    """Impulses lam making base + v lie in [lo, hi] per dof, added to v through H^-1: the exact
-    solution of the box-constrained problem min |v' - v|_H s.t. lo <= base + v' <= hi, by an
-    active set on the joint-space Delassus matrix W = H^-1 (rows with a finite bound only).
+def _solve_rows(dof_parent, LD, J, lo, hi, base, v, C, A, rhs, lam, x, slot_of, rows, side, G, Y,
+                A_eq, m_eq, lam_eq):
+    """Impulses lam making J_k (base + v) lie in [lo_k, hi_k] per row k, added to v through
+    H^-1: the exact solution of the box-constrained problem min |v' - v|_H s.t. lo <=
+    J (base + v') <= hi, by an active set on the Delassus matrix W = J H^-1 J^T (rows with a
+    finite bound only). Row k < nv is dof k (J_k = e_k), row nv + j the distance row J[j].
 
     The set starts with the rows outside their bounds. Each pass solves W_AA lam_A = bound_A -
-    (base + v)_A directly (Cholesky of the small block); a row whose impulse pulls the wrong
+    J_A (base + v) directly (Cholesky of the small block); a row whose impulse pulls the wrong
     way (a lower bound pulling down) leaves the set, else the row the trial velocity puts
-    furthest outside its bound joins it; the solve ends when neither happens. Columns of H^-1
-    are formed only for rows that join (C[slot] = H^-1 e_k by crba.ltdl_solve's operations).
+    furthest outside its bound joins it; the solve ends when neither happens. Columns are
+    formed only for rows that join (C[slot] = H^-1 J_k^T by crba.ltdl_solve's operations).
 
     With m_eq equality rows (couplings and loop closures, G v = 0; Y, A_eq from
     constraints.factor_constraints) the metric is the constrained one: each column is projected
-    onto G x = 0 (W = P H^-1 with P the H-metric projection), so the impulses keep the loops
-    closed and a loop cannot carry a limited joint past its bound after the limits are solved.
-    lo, hi, base, v, lam, rhs [nv]; C, A [nv, nv]; slot_of, rows, side int64 [nv] scratch;
-    lam_eq [m_eq] scratch."""
+    onto G x = 0 (W = J P H^-1 J^T with P the H-metric projection), so the impulses keep the
+    loops closed and a loop cannot carry a limited joint past its bound after the limits are
+    solved. base, v, x [nv]; J [nd, nv]; lo, hi, lam, rhs [nv + nd]; C [nv + nd, nv],
+    A [nv + nd, nv + nd]; slot_of, rows, side int64 [nv + nd] scratch; lam_eq [m_eq] scratch."""
     nv = v.shape[0]
+    n_rows = nv + J.shape[0]
     n_act = 0
     n_cols = 0
-    for k in range(nv):
+    for k in range(n_rows):
         slot_of[k] = -1
         if lo[k] == -math.inf and hi[k] == math.inf:
             continue
-        gap = _violation(base[k] + v[k], lo[k], hi[k])
+        gap = _violation(_row_dot(J, k, base) + _row_dot(J, k, v), lo[k], hi[k])
         if gap != 0.0:
             rows[n_act] = k
             side[n_act] = -1 if gap > 0.0 else 1
             n_act += 1
-    if n_act == 0:
-        return
     for a in range(n_act):
         slot_of[rows[a]] = n_cols
-        _column(dof_parent, LD, rows[a], C[n_cols], G, Y, A_eq, m_eq, lam_eq)
+        _column(dof_parent, LD, J, rows[a], C, n_cols, x, G, Y, A_eq, m_eq, lam_eq)
         n_cols += 1
-    for _ in range(PASSES_PER_ROW * nv + PASS_SLACK):
-        # W_AA lam_A = bound - value, W_AA[a, b] = (H^-1)[rows[a], rows[b]]
+    for _ in range(PASSES_PER_ROW * n_rows + PASS_SLACK):
+        # W_AA lam_A = bound - value, W_AA[a, b] = J_rows[a] . H^-1 J_rows[b]
         for a in range(n_act):
             ka = rows[a]
             for b in range(n_act):
-                A[a, b] = C[slot_of[rows[b]], ka]
-            rhs[a] = (lo[ka] if side[a] < 0 else hi[ka]) - (base[ka] + v[ka])
+                A[a, b] = _row_dot_column(J, ka, C, slot_of[rows[b]])
+            rhs[a] = (lo[ka] if side[a] < 0 else hi[ka]) - (_row_dot(J, ka, base) + _row_dot(J, ka, v))
         _cholesky_solve(A, n_act, rhs)
         for a in range(n_act):
             lam[a] = rhs[a]
@@ -114,7 +144,7 @@ def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, 
             if lo[ka] == hi[ka]:
                 continue  # an equality: either sign
             wrong = -lam[a] if side[a] < 0 else lam[a]
-            size = wrong * C[slot_of[ka], ka]
+            size = wrong * _row_dot_column(J, ka, C, slot_of[ka])
             if wrong > 0.0 and size > worst_size:
                 worst, worst_size = a, size
         if worst >= 0:
@@ -128,7 +158,7 @@ def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, 
         # the row the trial velocity puts furthest outside its bound joins the set
         join = -1
         join_gap = 0.0
-        for k in range(nv):
+        for k in range(n_rows):
             if lo[k] == -math.inf and hi[k] == math.inf:
                 continue
             inside = False
@@ -137,9 +167,9 @@ def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, 
                     inside = True
             if inside:
                 continue
-            value = base[k] + v[k]
+            value = _row_dot(J, k, base) + _row_dot(J, k, v)
             for a in range(n_act):
-                value += C[slot_of[rows[a]], k] * lam[a]
+                value += _row_dot_column(J, k, C, slot_of[rows[a]]) * lam[a]
             gap = _violation(value, lo[k], hi[k])
             if abs(gap) > abs(join_gap):
                 join, join_gap = k, gap
@@ -147,24 +177,33 @@ def _solve_rows(dof_parent, LD, lo, hi, base, v, C, A, rhs, lam, slot_of, rows, 
             break
         if slot_of[join] < 0:
             slot_of[join] = n_cols
-            _column(dof_parent, LD, join, C[n_cols], G, Y, A_eq, m_eq, lam_eq)
+            _column(dof_parent, LD, J, join, C, n_cols, x, G, Y, A_eq, m_eq, lam_eq)
             n_cols += 1
         rows[n_act] = join
         side[n_act] = -1 if join_gap > 0.0 else 1
         n_act += 1
     for a in range(n_act):
-        column = C[slot_of[rows[a]]]
+        slot = slot_of[rows[a]]
         for d in range(nv):
-            v[d] += column[d] * lam[a]
+            v[d] += C[slot, d] * lam[a]
 
 
 @njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
-def _column(dof_parent, LD, k, x, G, Y, A_eq, m_eq, lam_eq):
-    """x <- H^-1 e_k from the factor crba.ltdl_factor left in LD, projected onto the m_eq
-    equality rows G x = 0."""
-    ltdl_unit_solve(dof_parent, LD, k, x)
+def _column(dof_parent, LD, J, k, C, slot, x, G, Y, A_eq, m_eq, lam_eq):
+    """C[slot] <- H^-1 J_k^T from the factor crba.ltdl_factor left in LD (J_k = e_k for a dof's
+    row k < nv, else the distance row J[k - nv]), projected onto the m_eq equality rows G x = 0
+    (x [nv] scratch)."""
+    nv = x.shape[0]
+    if k < nv:
+        ltdl_unit_solve(dof_parent, LD, k, x)
+    else:
+        for d in range(nv):
+            x[d] = J[k - nv, d]
+        ltdl_solve(dof_parent, LD, x)
     if m_eq > 0:
         project_out(G, Y, A_eq, m_eq, x, lam_eq)
+    for d in range(nv):
+        C[slot, d] = x[d]
 
 
 @njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
@@ -202,18 +241,27 @@ def _cholesky_solve(A, n, b):
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, A, v, bias,
-                   G, Y, A_eq, m_eq, lam_eq):
+                   G, Y, A_eq, m_eq, lam_eq, S, Rw, pw, distances, J):
     """Apply the limit impulses to v [nv] in place and write the position-only bias velocity
     [nv] (see the module docstring); returns True when the bias is not zero. LD holds the
-    factor of the step's inertia; work [6, nv], iwork int64 [3, nv], C and A [nv, nv] are
-    scratch. G, Y, A_eq: the step's m_eq equality rows as constraints.factor_constraints left
-    them (v is expected to meet them already); both solves keep them (see _solve_rows).
+    factor of the step's inertia; work = (lo, hi, lam, lo_b, hi_b, rhs [nv + nd], column [nv])
+    and iwork = (slot_of, rows, side) int64 [nv + nd] vectors (vectors, not rows of one array:
+    each row view would cost a reference count per step), C [nv + nd, nv] and A [nv + nd,
+    nv + nd] are scratch; lo and hi are left holding each row's velocity interval. G, Y, A_eq:
+    the step's m_eq equality rows as constraints.factor_constraints left them (v is expected to
+    meet them already); both solves keep them (see _solve_rows).
+
+    distances = (link int64 [nd, 2], anchor [nd, 2, 3] [m] in the links' frames (world for
+    link -1), bounds [nd, 2] = (min, max) [m], -inf and inf where unbounded): the distance
+    joints, each one row J[j] = d|p_B - p_A|/dv [nd, nv] (scratch), bounded as a limit is; S,
+    Rw, pw the motion subspaces and this step's link world poses (read only when nd > 0).
 
     Most steps of most robots have no bound active: the bounds are checked first, and the
     active-set solve (and its columns of H^-1) runs only when some velocity is outside them."""
     nv = v.shape[0]
-    lo, hi, lam, lo_b, hi_b, rhs = work[0], work[1], work[2], work[3], work[4], work[5]
-    slot_of, rows, side = iwork[0], iwork[1], iwork[2]
+    nd = J.shape[0]
+    lo, hi, lam, lo_b, hi_b, rhs, column = work
+    slot_of, rows, side = iwork
     outside = False
     for k in range(nv):
         vmax = dof_table[k, DOF_VELOCITY_LIMIT]
@@ -230,46 +278,126 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
         qi = int(dof_table[k, DOF_Q_INDEX])
         if qi < 0 or dof_table[k, DOF_LIMIT_STIFFNESS] != 0.0:
             continue  # a soft limit (spring) is a passive force instead
-        x = q[qi]
-        lower = dof_table[k, DOF_LOWER]
-        upper = dof_table[k, DOF_UPPER]
-        if lower > -math.inf:
-            if x >= lower:
-                lo[k] = max(lo[k], (lower - x) / h)
-                lo_b[k] = (lower - x) / h  # the correction of others may not carry it past
-            else:
-                lo[k] = max(lo[k], 0.0)
-                lo_b[k] = (lower - x) / h
-                outside = True
-        if upper < math.inf:
-            if x <= upper:
-                hi[k] = min(hi[k], (upper - x) / h)
-                hi_b[k] = (upper - x) / h
-            else:
-                hi[k] = min(hi[k], 0.0)
-                hi_b[k] = (upper - x) / h
-                outside = True
-        if lo[k] > hi[k]:  # a limit tighter than the velocity bound: the position wins
-            if x >= upper:
-                lo[k] = hi[k]
-            else:
-                hi[k] = lo[k]
+        if _bound_rows(k, q[qi], dof_table[k, DOF_LOWER], dof_table[k, DOF_UPPER], h, lo, hi,
+                       lo_b, hi_b):
+            outside = True
+    if nd > 0:
+        if _distance_rows(link_table, S, Rw, pw, distances, h, J, nv, lo, hi, lo_b, hi_b):
+            outside = True
     if outside:
         active = True
     else:
         active = False
-        for k in range(nv):
-            if not (lo[k] <= v[k] <= hi[k]):
+        for k in range(nv + nd):
+            if not (lo[k] <= _row_dot(J, k, v) <= hi[k]):
                 active = True
                 break
     if not active:  # the solve would leave every impulse at zero
         return False
-    _solve_rows(dof_parent, LD, lo, hi, bias, v, C, A, rhs, lam, slot_of, rows, side,
+    _solve_rows(dof_parent, LD, J, lo, hi, bias, v, C, A, rhs, lam, column, slot_of, rows, side,
                 G, Y, A_eq, m_eq, lam_eq)  # bias is 0
     if outside:
-        _solve_rows(dof_parent, LD, lo_b, hi_b, v, bias, C, A, rhs, lam, slot_of, rows, side,
-                    G, Y, A_eq, m_eq, lam_eq)
+        _solve_rows(dof_parent, LD, J, lo_b, hi_b, v, bias, C, A, rhs, lam, column, slot_of, rows,
+                    side, G, Y, A_eq, m_eq, lam_eq)
     return outside
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def _bound_rows(k, x, lower, upper, h, lo, hi, lo_b, hi_b):
+    """Narrow row k's velocity interval [lo_k, hi_k] so that the step cannot carry x past
+    [lower, upper], and set its position-only interval [lo_b, hi_b] (see the module docstring);
+    True when x starts outside."""
+    outside = False
+    if lower > -math.inf:
+        lo_b[k] = (lower - x) / h  # the correction of others may not carry it past
+        if x >= lower:
+            lo[k] = max(lo[k], (lower - x) / h)
+        else:
+            lo[k] = max(lo[k], 0.0)
+            outside = True
+    if upper < math.inf:
+        hi_b[k] = (upper - x) / h
+        if x <= upper:
+            hi[k] = min(hi[k], (upper - x) / h)
+        else:
+            hi[k] = min(hi[k], 0.0)
+            outside = True
+    if lo[k] > hi[k]:  # a limit tighter than the velocity bound: the position wins
+        if x >= upper:
+            lo[k] = hi[k]
+        else:
+            hi[k] = lo[k]
+    return outside
+
+
+# anchors closer than this [m] give the distance no direction: the row is left out that step
+DISTANCE_FLOOR = 1e-9
+
+
+@njit(cache=True, fastmath=FMA, **INTERNAL)
+def _distance_rows(link_table, S, Rw, pw, distances, h, J, nv, lo, hi, lo_b, hi_b):
+    """Each distance joint's row J[j] (the rate of its anchors' distance) and its intervals at
+    rows nv + j (see limit_impulses); True when some distance starts outside its bounds."""
+    dist_link, dist_anchor, dist_bounds = distances
+    ends = np.empty((3, 3))  # anchor A, anchor B, the unit direction A -> B (world)
+    outside = False
+    for j in range(J.shape[0]):
+        k = nv + j
+        lo[k] = -math.inf
+        hi[k] = math.inf
+        lo_b[k] = -math.inf
+        hi_b[k] = math.inf
+        for d in range(nv):
+            J[j, d] = 0.0
+        for side in range(2):
+            link = dist_link[j, side]
+            for a in range(3):
+                value = dist_anchor[j, side, a]
+                if link >= 0:
+                    value = pw[link, a]
+                    for b in range(3):
+                        value += Rw[link, a, b] * dist_anchor[j, side, b]
+                ends[side, a] = value
+        length = 0.0
+        for a in range(3):
+            ends[2, a] = ends[1, a] - ends[0, a]
+            length += ends[2, a] * ends[2, a]
+        length = math.sqrt(length)
+        if not length > DISTANCE_FLOOR:
+            continue
+        for a in range(3):
+            ends[2, a] /= length
+        accumulate_jacobian(link_table, S, Rw, pw, dist_link[j, 1], ends[1], ends[2], False, 1.0, J[j])
+        accumulate_jacobian(link_table, S, Rw, pw, dist_link[j, 0], ends[0], ends[2], False, -1.0, J[j])
+        if _bound_rows(k, length, dist_bounds[j, 0], dist_bounds[j, 1], h, lo, hi, lo_b, hi_b):
+            outside = True
+    return outside
+
+
+# the largest turn [rad] of one joint in one step of the position-only correction: the bias is
+# a linearisation, good for the 0.5 rad a joint starting past its limit asks (PhysX puts such a
+# hinge back in one step), while a distance joint starting metres outside may ask a short link
+# to turn by many radians, which the linear step would overshoot into a larger error each step
+MAX_CORRECTION_TURN = 0.6
+
+
+@njit(cache=True, fastmath=FMA, **INTERNAL)
+def cap_correction(link_table, bias, h):
+    """Scale the position-only bias [nv] (in place) so that no joint turns by more than
+    MAX_CORRECTION_TURN in the step h: the rest of a large correction is left to the next steps."""
+    largest = 0.0
+    for i in range(link_table.shape[0]):
+        kind = link_table[i, LINK_TYPE]
+        v0 = link_table[i, LINK_V_START]
+        if kind == REVOLUTE:
+            largest = max(largest, abs(bias[v0]))
+        elif kind == SPHERICAL or kind == FREE:
+            w0 = v0 if kind == SPHERICAL else v0 + 3
+            largest = max(largest, math.sqrt(bias[w0] ** 2 + bias[w0 + 1] ** 2 + bias[w0 + 2] ** 2))
+    if h * largest > MAX_CORRECTION_TURN:
+        scale = MAX_CORRECTION_TURN / (h * largest)
+        for k in range(bias.shape[0]):
+            bias[k] *= scale
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
