@@ -581,6 +581,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                     world_frame_velocity(link_table, I6, lone, v_start, dt, qd, True)
                 if contact is not None:
                     if c_biased:  # the contacts' position-only push apart of overlaps
+                        cap_correction(link_table, c_bias, dt)  # linear in q to first order only
                         integrate_configuration(link_table, I6, q, c_bias, dt, q)
                         transport_velocity(link_table, c_bias, dt, c_R, qd)
                 if limits is not None:
