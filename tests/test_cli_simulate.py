@@ -34,11 +34,41 @@ def test_simulate_writes_npz_and_time_samples(tmp_path, capsys):
     assert set(tmp_path.iterdir()) == {npz, layer}  # no temporary file left behind
 
 
+UNSUPPORTED = """#usda 1.0
+(
+    metersPerUnit = 1
+    kilogramsPerUnit = 1
+    upAxis = "Z"
+)
+def Xform "Box" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
+{
+    float physics:mass = 1
+    float3 physics:diagonalInertia = (0.1, 0.1, 0.1)
+}
+def PhysicsRevoluteJoint "Hinge"
+{
+    rel physics:body1 = </Box>
+    uniform token physics:axis = "X"
+}
+def PhysicsJoint "Slot" (prepend apiSchemas = ["PhysicsLimitAPI:transX"])
+{
+    rel physics:body1 = </Box>
+    bool physics:excludeFromArticulation = 1
+    float limit:transX:physics:low = 1
+    float limit:transX:physics:high = -1
+}
+"""
+
+
 def test_unsupported_stage_exits_2_without_output(tmp_path, capsys):
-    out = tmp_path / "distance.npz"
-    code = main(["simulate", str(REPO / "sample_stages" / "distance_minmax.usda"), "--out", str(out)])
+    """A loop-closing D6 with five free axes (a point held on a plane) is not simulated: exit 2,
+    one line naming the joint, no output."""
+    stage = tmp_path / "slot.usda"
+    stage.write_text(UNSUPPORTED)
+    out = tmp_path / "slot.npz"
+    code = main(["simulate", str(stage), "--out", str(out)])
     _, err = capsys.readouterr()
-    assert code == 2 and "/World/Rope" in err and len(err.strip().splitlines()) == 1
+    assert code == 2 and "/Slot" in err and len(err.strip().splitlines()) == 1, err
     assert not out.exists()
 
 

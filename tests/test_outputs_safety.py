@@ -169,6 +169,43 @@ def test_two_outputs_naming_one_file_are_refused(capsys, tmp_path, stage):
     assert not (tmp_path / "x.npz").exists() and not (tmp_path / "f.usda").exists()
 
 
+@pytest.mark.parametrize("argv", [
+    ["convert", "{urdf}", "-o", "-"],
+    ["audit", "{stage}", "--fix", "-"],
+    ["simulate", "{stage}", "--duration", "0.01", "--out", "-"],
+    ["simulate", "{stage}", "--duration", "0.01", "--write-usd", "-"],
+    ["simulate", "{stage}", "--duration", "0.01", "--plot", "-"],
+])
+def test_dash_is_standard_output_only_for_the_audit_report(capsys, tmp_path, stage, argv):
+    """``-`` names standard output for ``audit -o`` (the report); a stage, trajectory or plot
+    output refuses it before any work instead of failing after the run."""
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text(URDF)
+    before = snapshot(stage)
+    line = refused(capsys, [a.format(stage=stage, urdf=urdf) for a in argv])
+    assert "standard output" in line and argv[-2] in line
+    assert snapshot(stage) == before and not (tmp_path / "-").exists()
+    assert main(["audit", str(stage), "-o", "-"]) == 0
+    assert "stage(s)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [
+    ["convert", "{urdf}", "-o", "{tmp}/r.usdz"],
+    ["audit", "{stage}", "--fix", "{tmp}/f.usdz"],
+    ["audit", "{stage}", "--fix", "{tmp}/f.txt"],
+    ["simulate", "{stage}", "--duration", "0.01", "--write-usd", "{tmp}/m.usdz"],
+    ["simulate", "{stage}", "--duration", "0.01", "--plot", "{tmp}/p.txt"],
+])
+def test_output_extension_is_checked_before_the_work(capsys, tmp_path, stage, argv):
+    """A stage layer goes to .usda/.usdc/.usd (OpenUSD writes no .usdz package through a layer
+    export), a plot to .png: any other ending is refused up front, nothing written."""
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text(URDF)
+    line = refused(capsys, [a.format(stage=stage, urdf=urdf, tmp=tmp_path) for a in argv])
+    assert "must end with one of" in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.urdf", "stage.usda"]
+
+
 def test_directory_and_socket_outputs_are_refused(capsys, tmp_path, stage):
     folder = tmp_path / "folder"
     folder.mkdir()

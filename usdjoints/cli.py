@@ -60,7 +60,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from .trajectory_io import plot_backend
     from .walker.stage_io import open_stage
 
-    from .outputs import check_outputs
+    from .outputs import USD_LAYER_EXTENSIONS, check_outputs
 
     if args.duration < 0 or args.dt <= 0 or args.envs < 1:
         raise UsageError("--duration must be >= 0, --dt > 0 and --envs >= 1")
@@ -70,7 +70,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     requested = [("--out", args.out), ("--write-usd", args.write_usd), ("--plot", args.plot)]
     stage = open_stage(args.stage)
     # every output checked once, before the run (a FIFO opened here stays open until it is written)
-    with check_outputs(requested, inputs=[args.stage], stages=[stage]) as outputs:
+    with check_outputs(requested, inputs=[args.stage], stages=[stage],
+                       extensions={"--write-usd": USD_LAYER_EXTENSIONS, "--plot": (".png",)}) as outputs:
         if args.plot:
             plot_backend()  # before the run: no outputs from a run whose plot cannot be drawn
         return _simulate_checked(args, stage, outputs)
@@ -138,7 +139,7 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
 
 def _cmd_convert(args: argparse.Namespace) -> int:
     from .convert.api import convert_file
-    from .outputs import check_outputs
+    from .outputs import USD_LAYER_EXTENSIONS, check_outputs
 
     packages = {}
     for item in args.package:
@@ -147,7 +148,8 @@ def _cmd_convert(args: argparse.Namespace) -> int:
             raise UsageError(f"--package expects NAME=DIR, got {item!r}")
         packages[name] = directory
     floating = True if args.floating_base else (False if args.fixed_base else None)
-    with check_outputs([("-o", args.output)], inputs=[args.input]) as outputs:
+    with check_outputs([("-o", args.output)], inputs=[args.input],
+                       extensions={"-o": USD_LAYER_EXTENSIONS}) as outputs:
         report = convert_file(args.input, outputs["-o"], packages=packages, resource_paths=args.resource_path,
                               floating_base=floating, strict=args.strict, confine=args.confine,
                               world=args.world)

@@ -131,23 +131,46 @@ def check_output(path: Union[PathLike, Output], option: str = "output", inputs: 
     return output
 
 
-def check_outputs(pairs: Sequence[tuple[str, Optional[PathLike]]], inputs: Iterable[PathLike] = (),
-                  stages: Iterable = ()) -> Outputs:
-    """Check every ``(option, path)`` of a command (None and ``-`` are skipped) before any work.
+#: the endings of a USD layer this package writes (OpenUSD cannot write a .usdz package
+#: through SdfLayer.Export)
+USD_LAYER_EXTENSIONS = (".usda", ".usdc", ".usd")
 
-    Refuses an output equal to another output, to an input file, or to a layer of a stage.
+
+def check_outputs(pairs: Sequence[tuple[str, Optional[PathLike]]], inputs: Iterable[PathLike] = (),
+                  stages: Iterable = (), *, to_stdout: Iterable[str] = (),
+                  extensions: Optional[dict] = None) -> Outputs:
+    """Check every ``(option, path)`` of a command (None is skipped) before any work.
+
+    ``-`` is standard output for the options in ``to_stdout`` (skipped here) and refused for
+    the others; ``extensions`` maps an option to the endings its file may have (a device or a
+    FIFO is not held to them). Refuses an output equal to another output, to an input file, or
+    to a layer of a stage.
     """
     inputs, stages = list(inputs), list(stages)
+    stdout_options = set(to_stdout)
+    endings = extensions or {}
     checked = Outputs()
     try:
         for option, path in pairs:
-            if path is None or (not isinstance(path, Output) and os.fspath(path) == "-"):
+            if path is None:
                 continue
+            if not isinstance(path, Output) and os.fspath(path) == "-":
+                if option in stdout_options:
+                    continue
+                raise UsageError(f"{option} -: this output goes to a file, not to standard output; give a path")
             output = check_output(path, option, inputs, stages)
-            for other in checked.values():
-                if _same(output, other):
-                    raise UsageError(f"{option} {output.path} and {other.option} {other.path} name the same file; "
-                                     "give each output its own file")
+            try:
+                for other in checked.values():
+                    if _same(output, other):
+                        raise UsageError(f"{option} {output.path} and {other.option} {other.path} name the same "
+                                         "file; give each output its own file")
+                allowed = endings.get(option)
+                if allowed and output.kind == "file" and not output.path.lower().endswith(tuple(allowed)):
+                    raise UsageError(f"{output.path}: {option} writes {'/'.join(e.lstrip('.') for e in allowed)}; "
+                                     f"the file must end with one of {', '.join(allowed)}")
+            except BaseException:
+                output.close()
+                raise
             checked[option] = output
     except BaseException:
         checked.__exit__(None, None, None)

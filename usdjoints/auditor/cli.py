@@ -71,10 +71,10 @@ def run(args: argparse.Namespace) -> int:
     from .engine import expand_inputs, resolve_consumers
     from .registry import select_rules
     from .writers import list_rules_text, render
-    from ..outputs import check_outputs, use_colour, write_to
+    from ..outputs import USD_LAYER_EXTENSIONS, check_outputs, use_colour, write_to
 
     if args.list_rules:
-        write_to(check_outputs([("-o", args.output)]).get("-o", "-"), list_rules_text())
+        write_to(check_outputs([("-o", args.output)], to_stdout=("-o",)).get("-o", "-"), list_rules_text())
         return 0
     if not args.stages:
         raise UsageError("audit needs at least one STAGE (or --list-rules)")
@@ -88,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
     if args.rule:
         select_rules(args.rule)  # an unknown id is a usage error before any work
     paths = expand_inputs(args.stages)
-    outputs = check_outputs([("-o", args.output), ("--fix", args.fix)], inputs=paths, stages=paths)  # before work
+    outputs = check_outputs([("-o", args.output), ("--fix", args.fix)], inputs=paths, stages=paths,
+                            to_stdout=("-o",), extensions={"--fix": USD_LAYER_EXTENSIONS})  # before work
     if args.fix:
         report = _fix_and_audit(args, paths, consumers, outputs["--fix"])
     else:

@@ -34,6 +34,8 @@ MAX_DEPENETRATION_VELOCITY = 3.0  # [m/s]
 DIVERGENCE_LINEAR_FLOOR = 100.0  # [m/s]
 DIVERGENCE_ANGULAR_FLOOR = 1000.0  # [rad/s]
 DIVERGENCE_FACTOR = 10.0
+# the most steps a run may ask for: step and sample counts stay exact in float64
+MAX_STEPS = 2 ** 53
 
 
 def _state(name: str, value, size: int) -> np.ndarray:
@@ -472,8 +474,11 @@ def check_timing(duration, dt) -> None:
         raise UsageError(f"dt must be a positive number of seconds, got {dt!r}")
     if not (is_real(duration) and math.isfinite(duration) and duration >= 0):
         raise UsageError(f"duration must be a non-negative number of seconds, got {duration!r}")
-    if not math.isfinite(duration / dt):
-        raise UsageError(f"duration / dt is {duration / dt:g} steps: use a larger dt or a shorter duration")
+    if not math.isfinite(duration / dt) or duration / dt > MAX_STEPS:
+        raise UsageError(f"duration / dt is {duration / dt:.3g} steps: use a larger dt or a shorter duration")
+    if duration > 0 and round(duration / dt) == 0:
+        raise UsageError(f"dt {dt:g} s is more than twice the duration {duration:g} s: the run would take no "
+                         "step; use a smaller dt")
 
 
 def recording_plan(fps: float, dt: float, duration: float, n_envs: int, values_per_state: int = 64):
