@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -134,6 +135,44 @@ def test_pool_pins_a_death_on_its_task_and_carries_on():
     deaths = [o for o in outcomes if not isinstance(o, str)]
     assert len(deaths) == 2 and all(isinstance(d, WorkerDied) and d.exitcode == -signal.SIGSEGV for d in deaths)
     assert "SIGSEGV" in str(deaths[0])
+
+
+POOL_KILLED_MID_TASK = """
+import os, sys, time
+from usdjoints.auditor.pool import IsolatingProcessPool
+pool = IsolatingProcessPool(1)
+print(pool.submit(os.getpid).result(), flush=True)
+pool.submit(time.sleep, 120)
+time.sleep(120)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat_file:
+            return stat_file.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_pool_killed_mid_task_leaves_no_worker():
+    """SIGKILL (or the out-of-memory killer) on the process that owns the pool, while a worker
+    is busy: the worker ends too instead of running on for nobody. Oracle: /proc."""
+    pool_owner = subprocess.Popen([sys.executable, "-c", POOL_KILLED_MID_TASK], stdout=subprocess.PIPE, text=True)
+    try:
+        worker = int(pool_owner.stdout.readline())
+        assert worker != pool_owner.pid and _alive(worker)
+    finally:
+        pool_owner.kill()
+        pool_owner.wait()
+    for _ in range(100):
+        if not _alive(worker):
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(worker, signal.SIGKILL)
+        pytest.fail("the worker outlived the pool's process")
 
 
 def test_task_size():

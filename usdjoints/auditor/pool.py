@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import sys
 import threading
 from concurrent.futures import Executor, Future
 from multiprocessing.connection import wait
@@ -40,12 +41,31 @@ def describe_exit(exitcode: Optional[int]) -> str:
     return f"exited with status {exitcode}"
 
 
-def _serve(connection, initializer: Optional[Callable[[], None]], inherited: tuple[int, ...] = ()) -> None:
+def _die_with(parent: int) -> None:
+    """Have the kernel end this worker when the thread that started it ends (Linux's
+    PR_SET_PDEATHSIG), so a pool killed mid-task (SIGKILL, the out-of-memory killer) leaves no
+    worker auditing on for nobody; elsewhere the closed pipe ends the worker after its task."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the pool went before the signal was armed
+        os._exit(1)
+
+
+def _serve(connection, initializer: Optional[Callable[[], None]], inherited: tuple[int, ...] = (),
+           parent: Optional[int] = None) -> None:
     """Worker loop: receive ``(fn, args)``, send back ``(True, result)`` or ``(False, exception)``.
 
-    ``inherited`` are the pool's ends of the other workers' pipes, which a forked worker holds
-    copies of: closed, so each worker sees the end of its own pipe when the pool goes away.
+    ``inherited`` are the pool's ends of the pipes (the other workers' and this one's own), which
+    a forked worker holds copies of: closed, so each worker sees the end of its own pipe when the
+    pool goes away. ``parent``: the pool's process id, when this worker was forked on Linux.
     """
+    if parent is not None and sys.platform.startswith("linux"):
+        _die_with(parent)
     for descriptor in inherited:
         try:
             os.close(descriptor)
@@ -81,12 +101,13 @@ class _Slot:
     def _start(self) -> None:
         with self.pool.starting:  # no other worker forks while this pipe's child end is open
             parent, child = self.pool.context.Pipe()
-            inherited = ()
+            inherited, pool_pid = (), None
             if self.pool.context.get_start_method() == "fork":
                 inherited = tuple(s.connection.fileno() for s in self.pool.slots
-                                  if s is not self and s.connection is not None)
-            self.process = self.pool.context.Process(target=_serve, args=(child, self.pool.initializer, inherited),
-                                                     daemon=True)
+                                  if s is not self and s.connection is not None) + (parent.fileno(),)
+                pool_pid = os.getpid()
+            self.process = self.pool.context.Process(
+                target=_serve, args=(child, self.pool.initializer, inherited, pool_pid), daemon=True)
             self.process.start()
             child.close()
             self.connection = parent
