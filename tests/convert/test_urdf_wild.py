@@ -263,3 +263,19 @@ def test_a_mimic_of_no_joint_converts_free_with_a_warning(tmp_path):
     assert pose_mismatches(expected, usd_link_poses(tmp_path / "out.usda")) == []
     stage = Usd.Stage.Open(str(tmp_path / "out.usda"))
     assert not any("Mimic" in api for prim in stage.Traverse() for api in prim.GetAppliedSchemas())
+
+
+def test_thousands_of_unread_attributes_are_one_entry_past_the_first_hundred(tmp_path):
+    """An element with 5,000 attributes URDF does not have: the first LISTED_ATTRIBUTES are
+    reported one by one, the rest in one entry counting them (listing each took minutes at
+    100,000: libxml2 finds a value by scanning the element's attributes). Oracle: the count."""
+    from usdjoints.convert.urdf import LISTED_ATTRIBUTES
+
+    extra = " ".join(f'x{i}="1"' for i in range(5000))
+    urdf = tmp_path / "many.urdf"
+    urdf.write_text(f'<robot name="r" {extra}><link name="a"><inertial><mass value="1"/>'
+                    '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>')
+    report = convert_urdf(urdf, tmp_path / "many.usda")
+    on_robot = [e for e in report.entries if e.element.startswith("<robot")]
+    assert len(on_robot) == LISTED_ATTRIBUTES + 1
+    assert on_robot[-1].element == f"<robot> {5000 - LISTED_ATTRIBUTES} more attributes"

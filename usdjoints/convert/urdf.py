@@ -151,6 +151,10 @@ def _tag(element) -> str:
     return tag
 
 
+# unread attributes of one element reported one by one; the rest in one entry (libxml2 finds an
+# attribute's value by scanning the element's attributes, so listing each of 100,000 took minutes)
+LISTED_ATTRIBUTES = 100
+
 class _Reader:
     def __init__(self, file: str, locator: ResourceLocator):
         self.file = file
@@ -297,13 +301,15 @@ class _Reader:
             self.note(EntryKind.DROPPED, element, f"<{_tag(element)}>",
                       self.named(element) + self.drop_reason(element, path))
             return
-        for attribute in element.attrib:
-            if attribute not in used:
-                known = attribute in CONVERTED_ELEMENTS.get(path, ())
-                why = ("not used here; not converted" if known
-                       else f"is not a URDF attribute of <{element.tag}>; not converted")
-                self.note(EntryKind.DROPPED, element, f"<{element.tag} {attribute}={element.get(attribute)!r}>",
-                          why)
+        unread = [attribute for attribute in element.keys() if attribute not in used]
+        for attribute in unread[:LISTED_ATTRIBUTES]:
+            known = attribute in CONVERTED_ELEMENTS.get(path, ())
+            why = ("not used here; not converted" if known
+                   else f"is not a URDF attribute of <{element.tag}>; not converted")
+            self.note(EntryKind.DROPPED, element, f"<{element.tag} {attribute}={element.get(attribute)!r}>", why)
+        if len(unread) > LISTED_ATTRIBUTES:
+            self.note(EntryKind.DROPPED, element, f"<{element.tag}> {len(unread) - LISTED_ATTRIBUTES} more attributes",
+                      "not URDF attributes of this element; not converted")
         if element.text and element.text.strip():
             self.note(EntryKind.DROPPED, element, f"<{element.tag}> text",
                       f"{element.text.strip()[:40]!r}: URDF elements hold no text; not converted")
