@@ -279,3 +279,26 @@ def test_damaged_crate_is_refused_in_one_line_once_per_command(tmp_path):
     line = one_line(run("simulate", crate, "--out", tmp_path / "t.npz", "--write-usd", tmp_path / "o.usda"))
     assert f"{crate}: OpenUSD asked for more than" in line and "UTF-8" not in line
     assert not (tmp_path / "t.npz").exists() and not (tmp_path / "o.usda").exists()
+
+
+DEEP_VALUES = {"parentheses": "(" * 100000 + ")" * 100000, "tuples": "(0, " * 2000 + "0" + ")" * 2000}
+
+
+@pytest.mark.parametrize("where", ["stage", "sublayer"])
+@pytest.mark.parametrize("kind", sorted(DEEP_VALUES))
+def test_deeply_nested_brackets_are_refused_before_openusd_parses_them(tmp_path, where, kind):
+    """OpenUSD's text parser takes time and memory growing with the square of a value's depth
+    (100,000 parentheses: past 9.7 GB and 2 minutes before its own error); the layer is refused
+    in one line naming its file and line, well inside the hang limit. Oracle: the process."""
+    deep = f'#usda 1.0\ndef Xform "A"\n{{\n    double3 x = {DEEP_VALUES[kind]}\n}}\n'
+    stage = tmp_path / "stage.usda"
+    if where == "stage":
+        stage.write_text(deep)
+        shown = f"{stage}:4"
+    else:
+        (tmp_path / "deep.usda").write_text(deep)
+        stage.write_text('#usda 1.0\n(\n    subLayers = [@./deep.usda@]\n)\n')
+        shown = "deep.usda:4"
+    for command in ("walk", "audit"):
+        line = one_line(run(command, stage, "--strict-inputs" if command == "audit" else "--consumer=usdphysics"))
+        assert shown in line and "nested more than 64 deep" in line, line

@@ -198,9 +198,12 @@ def _open_layers(root: str, shown: str, probe: bool, visited: list[str] | None =
             seen.add(key)
             visited.append(outer)
             regular_input(outer, what, referrer)
-            if not probed and _head(outer).startswith((CRATE_MAGIC, ZIP_MAGIC)):
+            head = _head(outer)
+            if not probed and head.startswith((CRATE_MAGIC, ZIP_MAGIC)):
                 _probe(root, shown, outer)
                 probed = True
+            if not head.startswith((CRATE_MAGIC, ZIP_MAGIC)) and outer == path:
+                _refuse_deep_nesting(outer, shown if referrer is None else outer)
             try:
                 with _captured_native_stderr():
                     layer = Sdf.Layer.FindOrOpen(path)
@@ -218,6 +221,28 @@ def _open_layers(root: str, shown: str, probe: bool, visited: list[str] | None =
                 kind = "sublayer" if asset in layer.subLayerPaths else "reference or payload"
                 pending.append((resolved, _file_of(layer) if referrer is not None else shown, kind))
     return layers
+
+
+# OpenUSD's text parser takes time and memory growing with the square of a value's bracket depth
+# (16,000 nested parentheses: 21 s and 2.4 GB before its own "Tuple nesting too deep" error;
+# 100,000: past 9.7 GB). No value nests more than a few levels ([(x, y, z), ...]); a text layer
+# with MAX_TEXT_NESTING brackets opened in a row, none closed, is refused before it is parsed.
+MAX_TEXT_NESTING = 64
+_DEEP_NESTING = re.compile(rb"(?:[(\[](?=([^()\[\]\"']*))\1){%d}" % MAX_TEXT_NESTING)  # atomic runs
+
+
+def _refuse_deep_nesting(path: str, shown: str) -> None:
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read()
+    except OSError:
+        return  # USD's own open reports it
+    found = _DEEP_NESTING.search(data)
+    if found:
+        line = data.count(b"\n", 0, found.start()) + 1
+        raise InputError(f"{shown}:{line}", f"brackets nested more than {MAX_TEXT_NESTING} deep; OpenUSD's text "
+                         "parser needs time and memory growing with the square of the depth (no stage value "
+                         "nests so deep)")
 
 
 def _resolve_asset(resolver, layer, asset: str) -> str:
