@@ -65,6 +65,7 @@ REFUSED = {
     "comment_before_the_declaration": (b"<!-- c -->\n" + DECLARATION + BODY.encode(), 2),
     "text_after_the_root_element": (DECLARATION + BODY.encode() + b"xyz\n", 11),
     "text_before_the_declaration": (b"junk\n" + DECLARATION + BODY.encode(), 1),
+    "digit_separator": (BODY.replace('xyz="0.1 0.2 0.3"', 'xyz="0.1 0.2 0_3"').encode(), 6),
 }
 
 

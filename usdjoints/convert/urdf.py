@@ -197,8 +197,8 @@ class _Reader:
         if text is None:
             return None
         parts = text.split()
-        try:
-            values = tuple(float(p) for p in parts)
+        try:  # urdfdom reads with an istringstream: Python's digit separators ("1_000") are no number
+            values = tuple(float(p) for p in parts if "_" not in p)
         except ValueError:
             values = ()
         if len(values) != count:
