@@ -110,6 +110,18 @@ def test_the_limit_holds_in_the_driver_process_too(slow_library):
     assert untimed.findings == audit([good[0]]).findings and not untimed.failures
 
 
+def test_a_limit_shorter_than_the_first_imports_prints_no_traceback():
+    """A limit so short that it fires while OpenUSD would still be importing its Python modules
+    (the one-time cost of a worker's first stage): each stage is reported past the limit or
+    audited, and nothing prints a traceback (the worker imports every pxr module before any
+    stage). Oracle: the process's stderr and exit code."""
+    repo = HERE.parents[1]
+    done = subprocess.run([sys.executable, "-m", "usdjoints", "audit", "--stage-timeout", "0.01",
+                           str(repo / "sample_stages" / "bad")], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr[-3000:]
+
+
 @pytest.mark.parametrize("value", ["-1", "nan", "soon"])
 def test_a_bad_time_limit_is_a_usage_error(slow_library, value):
     _, good, _, _ = slow_library

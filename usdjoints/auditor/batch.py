@@ -423,11 +423,23 @@ def _failure_report(name: str, consumers, strict: bool, kind: str, message: str)
 def worker_init() -> None:
     """Run once in each local worker process before its first stage.
 
-    Nothing more than the import: ``Work.SetConcurrencyLimit(1)`` or ``gc.freeze()`` here each
-    halved the throughput of 2 workers on 2 cores (measured with benchmarks/audit_batch.py).
+    The imports only: ``Work.SetConcurrencyLimit(1)`` or ``gc.freeze()`` here each halved the
+    throughput of 2 workers on 2 cores (measured with benchmarks/audit_batch.py). Every ``pxr``
+    module is imported here (0.15 s), not when OpenUSD's script-module loader first needs it
+    inside a stage: a stage's watchdog (``--stage-timeout``) firing during that import printed
+    OpenUSD's traceback of it and left the module broken for the worker's later stages.
     """
-    import usdjoints  # noqa: F401  (PhysX schemas before any stage is opened in the worker)
+    import importlib
+    import pkgutil
 
+    import usdjoints  # noqa: F401  (PhysX schemas before any stage is opened in the worker)
+    import pxr
+
+    for module in pkgutil.iter_modules(pxr.__path__):
+        try:
+            importlib.import_module(f"pxr.{module.name}")
+        except Exception:  # noqa: BLE001  a module this build cannot load: OpenUSD does without it
+            pass
     mark_worker_process("local")
 
 
