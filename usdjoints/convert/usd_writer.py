@@ -30,6 +30,7 @@ import numpy as np
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 
 from ..errors import InputError, UsageError
+from ..outputs import USD_LAYER_EXTENSIONS
 from .ir import IDENTITY, JointType, Link, Pose, RobotIR
 from .mass import inertia_matrix, principal_axes, quat_to_matrix
 from .meshes import MeshCache
@@ -48,7 +49,7 @@ from .usd_writer_surfaces import SurfaceLibrary, write_self_collision_groups
 MASSLESS_MASS = 1e-3  # [kg]
 MASSLESS_INERTIA = 1e-6  # [kg·m²]
 MASS_STAND_IN_KEY = "usdjoints:massStandIn"  # customData on a body given the stand-in above
-USD_EXTENSIONS = (".usda", ".usdc", ".usd")
+USD_EXTENSIONS = USD_LAYER_EXTENSIONS  # the endings every command writes a stage layer to
 
 
 def write_usd(robot: RobotIR, output_path: str | os.PathLike, *, floating_base: bool | None = None,
