@@ -23,6 +23,7 @@ EXPECTED: dict[str, tuple[str | None, str | None]] = {
     'one-sided-limit': ('/World/J', 'physics:lowerLimit'),
     'articulation-d6-limit': ('/World/Robot/D6', None),
     'unread-drive-instance': ('/World/J', 'drive:linear:physics:stiffness'),
+    'nameless-instance': ('/World/J', None),
     'unread-limit-instance': ('/World/J', 'limit:rotX:physics:low'),
     'articulation-d6-drive': ('/World/Robot/D6', None),
     'cone-one-angle': ('/World/Ball', 'physics:coneAngle1Limit'),

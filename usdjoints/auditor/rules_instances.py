@@ -52,6 +52,14 @@ class UnreadLimitInstance(_UnreadInstance):
         return f"limit:{instance}:physics:low"
 
 
+class NamelessInstance(DiagnosticRule):
+    id = "nameless-instance"
+    code = "nameless-instance"
+    description = "a multiple-apply API schema (PhysicsDriveAPI, PhysicsLimitAPI, ...) listed without an instance name: OpenUSD drops it"
+    severity = "warning"
+    fix = "name the instance: PhysicsDriveAPI:angular on a revolute joint, :linear on a prismatic one, rotX..transZ on a D6"
+
+
 class ArticulationD6Drive(DiagnosticRule):
     id = "articulation-d6-drive"
     code = "articulation-d6-drive"
@@ -86,4 +94,4 @@ class ConeOneAngle(Rule):
                                "authored angle has no effect", missing)
 
 
-RULES = (UnreadDriveInstance, UnreadLimitInstance, ArticulationD6Drive, ConeOneAngle)
+RULES = (UnreadDriveInstance, UnreadLimitInstance, NamelessInstance, ArticulationD6Drive, ConeOneAngle)

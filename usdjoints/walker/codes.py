@@ -28,6 +28,7 @@ LOCKED_HINGE = "locked-hinge"
 LIMIT_BEYOND_TURN = "limit-beyond-turn"
 ARTICULATION_D6_DRIVE = "articulation-d6-drive"
 UNREAD_INSTANCE = "unread-instance"
+NAMELESS_INSTANCE = "nameless-instance"
 COUPLING_MISSING_RELATIONSHIP = "coupling-missing-relationship"
 COUPLING_ZERO_RATIO = "coupling-zero-ratio"
 COUPLING_UNSEEN = "coupling-unseen"
@@ -61,7 +62,8 @@ SEVERITY: dict[str, tuple[str, ...]] = {  # code -> the severities it is emitted
     DANGLING_BODY: ("error",), TARGET_NOT_BODY: ("warning",), TARGET_CHILD_PRIM: ("info",), SAME_BODY: ("error",),
     NO_BODY: ("warning",), MIRRORED_BODY: ("warning",),
     ONE_SIDED_LIMIT: ("warning",), LOCKED_HINGE: ("error",), LIMIT_BEYOND_TURN: ("warning",),
-    ARTICULATION_D6_DRIVE: ("warning",), UNREAD_INSTANCE: ("warning",), COUPLING_MISSING_RELATIONSHIP: ("error",),
+    ARTICULATION_D6_DRIVE: ("warning",), UNREAD_INSTANCE: ("warning",), NAMELESS_INSTANCE: ("warning",),
+    COUPLING_MISSING_RELATIONSHIP: ("error",),
     COUPLING_ZERO_RATIO: ("error",), COUPLING_UNSEEN: ("info",),
     ARTICULATION_LOOP: ("error",), ARTICULATION_REFUSED: ("error",), EMPTY_ARTICULATION: ("warning",),
     NESTED_ROOT: ("error", "warning"), ROOT_ON_NON_LINK: ("error",), WELDED_ANCHOR: ("error",), KINEMATIC_LINK: ("warning",),

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ..descriptors import Diagnostic
 from .bodies import BodyIndex
 from .columns import ColumnView, RawColumns, Signatures, value_diagnostics
+from .stage_io import captured_native_stderr
 
 _JOINT_COLUMN_HINTS = ("physics:body0", "physics:body1", "physics:localPos0", "physics:localPos1",
                        "physics:localRot0", "physics:localRot1")
@@ -35,13 +36,31 @@ class StageScan:
 
 
 def scan_stage(stage) -> StageScan:
+    signatures = Signatures(stage)
+    neutral = ColumnView(signatures, "usdjoints")  # body flags resolve the same for every consumer
+    scan = StageScan(stage, signatures, BodyIndex(stage))
+    with captured_native_stderr() as held:  # OpenUSD warns as it first builds a prim's definition
+        _scan_prims(stage, scan, signatures, neutral)
+    if NAMELESS_WARNING in "".join(held):
+        with captured_native_stderr():
+            _nameless_instances(stage, scan.diagnostics)
+    for path, reason in scan.bodies.transform_errors.items():
+        scan.diagnostics.append(Diagnostic(
+            "error", path, f"an xformOp cannot be evaluated ({reason}): consumers take it as the identity",
+            "invalid-xform-op"))
+    for record in scan.bodies.records.values():
+        if record.mirrored:
+            scan.diagnostics.append(Diagnostic(
+                "warning", record.path, "body transform is mirrored (negative determinant): PhysX bodies cannot "
+                "mirror, joint frames and axes tilt", "mirrored-body"))
+    return scan
+
+
+def _scan_prims(stage, scan: StageScan, signatures: Signatures, neutral: ColumnView) -> None:
     from pxr import Usd, UsdPhysics
 
     joint_schema = UsdPhysics.Joint
     scene_schema, group_schema = UsdPhysics.Scene, UsdPhysics.CollisionGroup
-    signatures = Signatures(stage)
-    neutral = ColumnView(signatures, "usdjoints")  # body flags resolve the same for every consumer
-    scan = StageScan(stage, signatures, BodyIndex(stage))
     type_cache: dict[str, tuple[bool, bool]] = {}
     for prim in Usd.PrimRange.Stage(stage, Usd.TraverseInstanceProxies(Usd.PrimDefaultPredicate)):
         type_name = prim.GetTypeName()
@@ -59,6 +78,7 @@ def scan_stage(stage) -> StageScan:
         applied = tuple(prim.GetAppliedSchemas())
         if is_joint:
             path = str(prim.GetPath())
+            _nameless_instance(prim, scan.diagnostics)
             scan.joints.append((path, signatures.read(prim, type_name, applied)))
             if "PhysicsArticulationRootAPI" in applied:
                 scan.roots.append(path)
@@ -83,16 +103,36 @@ def scan_stage(stage) -> StageScan:
             scan.filtering.append(str(prim.GetPath()))
         if "PhysicsArticulationRootAPI" in applied:
             scan.roots.append(str(prim.GetPath()))
-    for path, reason in scan.bodies.transform_errors.items():
-        scan.diagnostics.append(Diagnostic(
-            "error", path, f"an xformOp cannot be evaluated ({reason}): consumers take it as the identity",
-            "invalid-xform-op"))
-    for record in scan.bodies.records.values():
-        if record.mirrored:
-            scan.diagnostics.append(Diagnostic(
-                "warning", record.path, "body transform is mirrored (negative determinant): PhysX bodies cannot "
-                "mirror, joint frames and axes tilt", "mirrored-body"))
-    return scan
+
+
+# what OpenUSD prints (and then drops the schema) for a multiple-apply API schema listed without
+# an instance name, e.g. apiSchemas = ["PhysicsDriveAPI"]
+NAMELESS_WARNING = "without an instance name"
+
+
+def _nameless_instances(stage, diagnostics: list) -> None:
+    """Every prim but the joints (checked as they are scanned) through _nameless_instance: run
+    when OpenUSD warned of one, which it does once per process for each prim definition."""
+    from pxr import Usd, UsdPhysics
+
+    for prim in Usd.PrimRange.Stage(stage, Usd.TraverseInstanceProxies(Usd.PrimDefaultPredicate)):
+        if not prim.IsA(UsdPhysics.Joint):
+            _nameless_instance(prim, diagnostics)
+
+
+def _nameless_instance(prim, diagnostics: list) -> None:
+    """A diagnostic for each multiple-apply API schema the prim lists without an instance name:
+    OpenUSD leaves it out of the prim's schemas, so no consumer reads its values."""
+    from pxr import Usd
+
+    listed = prim.GetMetadata("apiSchemas")
+    if not listed:
+        return
+    for name in dict.fromkeys(listed.ApplyOperations([])):
+        if ":" not in name and Usd.SchemaRegistry.IsMultipleApplyAPISchema(name):
+            diagnostics.append(Diagnostic(
+                "warning", str(prim.GetPath()), f"{name} is applied without an instance name (such as "
+                f"{name}:angular): OpenUSD drops it, so no consumer reads its values", "nameless-instance"))
 
 
 def _check_typo(prim, type_name: str, diagnostics: list) -> None:

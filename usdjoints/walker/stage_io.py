@@ -73,7 +73,7 @@ def open_stage(stage_or_path: StageLike, *, probe: bool | None = None):
     try:
         layers = _open_layers(path, path, probe, visited)
         try:
-            with _captured_native_stderr():
+            with captured_native_stderr():
                 stage = Usd.Stage.Open(layers[0], Usd.Stage.LoadAll)
         except Tf.ErrorException as error:
             raise InputError(None, usd_error_text(error, path, path)) from None
@@ -205,7 +205,7 @@ def _open_layers(root: str, shown: str, probe: bool, visited: list[str] | None =
             if not head.startswith((CRATE_MAGIC, ZIP_MAGIC)) and outer == path:
                 _refuse_deep_nesting(outer, shown if referrer is None else outer)
             try:
-                with _captured_native_stderr():
+                with captured_native_stderr():
                     layer = Sdf.Layer.FindOrOpen(path)
             except Tf.ErrorException as error:
                 raise InputError(None, usd_error_text(error, path, shown if referrer is None else path)) from None
@@ -427,27 +427,33 @@ def _probe_main() -> None:
 # messages
 
 @contextlib.contextmanager
-def _captured_native_stderr():
-    """Hold back USD's own warnings while a stage opens; the walk reports problems itself.
+def captured_native_stderr():
+    """Hold back USD's own warnings while a stage opens or is first read; the walk reports
+    problems itself. Yields a list that holds, once the block has ended, the text held back.
 
     USD prints composition warnings from C++ straight to file descriptor 2. They are replayed when
     ``USDJOINTS_VERBOSE`` is set, so nothing is lost for someone debugging a stage.
     """
+    text: list[str] = []
     try:
         saved = os.dup(2)
     except OSError:  # no real stderr (embedded interpreter): nothing to hold back
-        yield
+        yield text
         return
     with tempfile.TemporaryFile() as held:
         os.dup2(held.fileno(), 2)
         try:
-            yield
+            yield text
         finally:
             os.dup2(saved, 2)
             os.close(saved)
+            held.seek(0)
+            output = held.read()
+            text.append(output.decode("utf-8", "replace"))
             if os.environ.get("USDJOINTS_VERBOSE"):
-                held.seek(0)
-                os.write(2, held.read())
+                os.write(2, output)
+
+
 
 
 MAX_REASON = 160  # characters of a parser's reason kept in the one-line message
