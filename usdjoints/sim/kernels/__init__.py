@@ -37,7 +37,7 @@ def njit(**options):
 
     def decorate(function):
         dispatcher = compile_(function)
-        if options.get("no_cpython_wrapper"):
+        if options.get("no_cpython_wrapper") and hasattr(dispatcher, "py_func"):  # not NUMBA_DISABLE_JIT's plain function
             dispatcher.__class__ = _internal_class(type(dispatcher))
         return dispatcher
 
@@ -55,6 +55,8 @@ def plain_argument_types(dispatcher):
     constraint rows out of the limit and contact solves)."""
     from numba.core import types
 
+    if not hasattr(dispatcher, "get_call_template"):  # NUMBA_DISABLE_JIT: a plain function
+        return dispatcher
     typed = dispatcher.get_call_template
 
     def get_call_template(args, kws):
