@@ -84,7 +84,10 @@ class Robot:
             if root is None:
                 return None
             out = workdir / f"{self.name}.usda"
-            convert_urdf(root / self.path, out, floating_base=self.floating)
+            if self.path.endswith(".sdf"):
+                convert_sdformat(root / self.path, out, floating_base=self.floating or None)
+            else:
+                convert_urdf(root / self.path, out, floating_base=self.floating)
             return out
         if self.source == "ovphysx":
             root = _ovphysx_samples()
@@ -106,7 +109,7 @@ ROBOTS = (
     # usdjoints' SDFormat converter on the SDFormat corpus
     Robot("mimic_pendulums", "sdf-corpus", "gz-physics/test/common_test/worlds/mimic_fast_slow_pendulums_world.sdf",
           features="mimic"),
-    # usdjoints' URDF converter on example-robot-data
+    # usdjoints' converters on example-robot-data
     Robot("solo12", "example-robot-data", "solo_description/robots/solo12.urdf", floating=True,
           features="floating, drives, self-collision"),
     Robot("panda", "example-robot-data", "panda_description/urdf/panda.urdf", features="drives, mimic, light fingers"),
@@ -116,6 +119,10 @@ ROBOTS = (
           features="floating, drives"),
     Robot("tiago", "example-robot-data", "tiago_description/robots/tiago.urdf", features="drives, light hand links"),
     Robot("ur5", "example-robot-data", "ur_description/urdf/ur5_robot.urdf", features="drives"),
+    # usdjoints' SDFormat converter on example-robot-data: 6 loops (the foot four-bars start at a
+    # dead point, outside their limits) and 10 gearbox couplings
+    Robot("cassie", "example-robot-data", "cassie_description/robots/cassie.sdf",
+          features="floating, loops at a dead point, gear couplings, starts outside its foot limits"),
     # ovphysx's sample stages, as shipped
     Robot("ovphysx_ant", "ovphysx", "Ant.usda", features="floating, ground, self-collision"),
     Robot("ovphysx_cartpole", "ovphysx", "CartPole.usda", features="prismatic + revolute"),

@@ -586,7 +586,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                         transport_velocity(link_table, c_bias, dt, c_R, qd)
                 if limits is not None:
                     if biased:  # the position-only return of joints outside their limits
-                        _limit_correction(model, lim_free, lim_tied, nd > 0, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
+                        _limit_correction(model, lim_free, lim_tied, nd > 0 or constraints is not None, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
                                           lim_R, q, qd)
             else:
                 for stage in range(4):
@@ -627,7 +627,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                                             lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, Rw,
                                             pw, limits, lim_J)
                     if biased:
-                        _limit_correction(model, lim_free, lim_tied, nd > 0, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
+                        _limit_correction(model, lim_free, lim_tied, nd > 0 or constraints is not None, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
                                           lim_R, q, qd)
                 if contact is not None:
                     # contact as an impulse on the finished step: the next step moves q with it

@@ -299,7 +299,38 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
     if outside:
         _solve_rows(dof_parent, LD, J, lo_b, hi_b, v, bias, C, A, rhs, lam, column, slot_of, rows,
                     side, G, Y, A_eq, m_eq, lam_eq)
+        if m_eq > 0 and not _within(J, lo_b, hi_b, v, bias):
+            # the loops' linearisation cannot carry the correction (a linkage at a dead point:
+            # Cassie's foot four-bar at its zero pose): the tree alone moves onto the limits and
+            # the step's position projection closes the loops, as PhysX keeps a loop-closing
+            # joint apart from the articulation's limits
+            for k in range(nv):
+                bias[k] = 0.0
+            _solve_rows(dof_parent, LD, J, lo_b, hi_b, v, bias, C, A, rhs, lam, column, slot_of,
+                        rows, side, G, Y, A_eq, 0, lam_eq)
     return outside
+
+
+# a row the position-only solve leaves further than this outside its interval (relative to the
+# interval's size, at least 1 rad/s | 1 m/s) was not solved: its rows were nearly dependent
+UNSOLVED_ROW = 1e-6
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def _within(J, lo, hi, base, v):
+    """Whether every row's J_k (base + v) lies in [lo_k, hi_k] up to UNSOLVED_ROW."""
+    for k in range(lo.shape[0]):
+        if lo[k] == -math.inf and hi[k] == math.inf:
+            continue
+        value = _row_dot(J, k, base) + _row_dot(J, k, v)
+        scale = 1.0
+        if lo[k] > -math.inf:
+            scale = max(scale, abs(lo[k]))
+        if hi[k] < math.inf:
+            scale = max(scale, abs(hi[k]))
+        if value < lo[k] - UNSOLVED_ROW * scale or value > hi[k] + UNSOLVED_ROW * scale:
+            return False
+    return True
 
 
 @njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
