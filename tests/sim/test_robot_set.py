@@ -41,7 +41,7 @@ KNOWN = {
     # change). mjc_quadruped's +3.11 J was its ball (a lone free body, 14.1 kg) spinning at
     # 24 rad/s while moving at 4 m/s: the body-frame velocity's explicit frame term gained
     # m dt^2 |w x u|^2 / 2 = 0.067 J a step; the step now integrates a lone body's momentum in
-    # the world frame (integrate.world_frame_velocity) and the quadruped's energy never rises.
+    # the world frame (configuration.world_frame_velocity) and the quadruped's energy never rises.
     #
     # undamped pendulums, nothing dissipates while they swing (the plates rest on the ground,
     # the contacts take out what gravity's step puts in): the rise is semi-implicit Euler's own

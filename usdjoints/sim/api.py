@@ -147,8 +147,8 @@ def constraint_jacobian(model: ArticulatedModel, q) -> tuple[np.ndarray, np.ndar
 def integrate_configuration(model: ArticulatedModel, q, v, dt: float) -> np.ndarray:
     """q (+) dt v [nq]: scalar coordinates move linearly, quaternions rotate exactly by the body
     angular velocity; a free joint turns about its link's centre of mass, which moves by dt times
-    its velocity (kernels/integrate.py integrate_configuration)."""
-    from .kernels.integrate import integrate_configuration as integrate_kernel
+    its velocity (kernels/configuration.py integrate_configuration)."""
+    from .kernels.configuration import integrate_configuration as integrate_kernel
 
     pm = _model(model)
     q = _state("q", q, pm.nq)

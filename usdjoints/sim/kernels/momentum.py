@@ -49,7 +49,7 @@ def kept_roots(link_table, I6, dof_table, coupling_dof, loop_link, root_of, out)
         if not out[i]:
             continue
         if not has_child[i]:
-            out[i] = False  # a lone body: integrate.world_frame_velocity keeps it
+            out[i] = False  # a lone body: configuration.world_frame_velocity keeps it
             continue
         v0 = link_table[i, LINK_V_START]
         for k in range(v0, v0 + 6):
