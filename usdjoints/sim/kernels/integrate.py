@@ -149,9 +149,9 @@ def _limit_correction(model, free, tied, capped, bias, h, fk_work, Rw, pw, root_
     Model: model (PackedModel.model_args()); free: some tree has a free root; tied bool
     [nlink]: the free roots whose tree a distance joint ties to the world or to another tree
     (its bias is no internal motion: the tree's centre of mass moves with it); capped: the
-    model has distance joints or loops, whose rows are not linear in q (the bias is capped:
-    limits.cap_correction; on a tree alone a joint limit's part is exact, as q moves linearly
-    along its dof).
+    model has distance joints, whose rows are not linear in q (the bias is capped:
+    limits.cap_correction; a joint limit's own part is exact, as q moves linearly along its
+    dof, and a loop's part is capped by limit_impulses when it falls back to the tree alone).
     Data in: bias [nv] [1/s | m/s], h [s].
     Data out: q [nq], qd [nv], in place.
     Scratch: fk_work = (E, r, R3, p3), Rw, pw (the step's FK scratch); root_of int64 [nlink],
@@ -160,7 +160,7 @@ def _limit_correction(model, free, tied, capped, bias, h, fk_work, Rw, pw, root_
      gravity, body_link, body_R_link, body_p_link) = model
     E, r, R3, p3 = fk_work
     if capped:
-        cap_correction(link_table, bias, h)  # a distance's or a loop's correction is not linear in q
+        cap_correction(link_table, bias, h)  # a distance's correction is not linear in q
     if free:
         link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
         link_world_poses(link_table, E, r, Rw, pw)
@@ -425,7 +425,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                         transport_velocity(link_table, c_bias, dt, c_R, qd)
                 if limits is not None:
                     if biased:  # the position-only return of joints outside their limits
-                        _limit_correction(model, lim_free, lim_tied, nd > 0 or constraints is not None, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
+                        _limit_correction(model, lim_free, lim_tied, nd > 0, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
                                           lim_R, q, qd)
             else:
                 for stage in range(4):
@@ -466,7 +466,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                                             lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, Rw,
                                             pw, limits, lim_J)
                     if biased:
-                        _limit_correction(model, lim_free, lim_tied, nd > 0 or constraints is not None, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
+                        _limit_correction(model, lim_free, lim_tied, nd > 0, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
                                           lim_R, q, qd)
                 if contact is not None:
                     # contact as an impulse on the finished step: the next step moves q with it

@@ -301,13 +301,14 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
                     side, G, Y, A_eq, m_eq, lam_eq)
         if m_eq > 0 and not _within(J, lo_b, hi_b, v, bias):
             # the loops' linearisation cannot carry the correction (a linkage at a dead point:
-            # Cassie's foot four-bar at its zero pose): the tree alone moves onto the limits and
-            # the step's position projection closes the loops, as PhysX keeps a loop-closing
-            # joint apart from the articulation's limits
+            # Cassie's foot four-bar at its zero pose): the tree alone moves onto the limits, at
+            # most MAX_CORRECTION_TURN a step, and the step's position projection closes the
+            # loops, as PhysX keeps a loop-closing joint apart from the articulation's limits
             for k in range(nv):
                 bias[k] = 0.0
             _solve_rows(dof_parent, LD, J, lo_b, hi_b, v, bias, C, A, rhs, lam, column, slot_of,
                         rows, side, G, Y, A_eq, 0, lam_eq)
+            cap_correction(link_table, bias, h)  # the loops' part of it is not linear in q
     return outside
 
 
