@@ -108,6 +108,10 @@ def _scan_prims(stage, scan: StageScan, signatures: Signatures, neutral: ColumnV
 # what OpenUSD prints (and then drops the schema) for a multiple-apply API schema listed without
 # an instance name, e.g. apiSchemas = ["PhysicsDriveAPI"]
 NAMELESS_WARNING = "without an instance name"
+# an instance the message suggests, per schema (a revolute joint's drive, a D6 axis's limit)
+EXAMPLE_INSTANCE = {"PhysicsDriveAPI": "angular", "PhysicsLimitAPI": "rotX", "PhysxLimitAPI": "rotX",
+                    "PhysxJointAxisAPI": "angular", "PhysicsJointStateAPI": "angular",
+                    "PhysxDrivePerformanceEnvelopeAPI": "angular", "PhysxMimicJointAPI": "rotZ"}
 
 
 def _nameless_instances(stage, diagnostics: list) -> None:
@@ -132,7 +136,8 @@ def _nameless_instance(prim, diagnostics: list) -> None:
         if ":" not in name and Usd.SchemaRegistry.IsMultipleApplyAPISchema(name):
             diagnostics.append(Diagnostic(
                 "warning", str(prim.GetPath()), f"{name} is applied without an instance name (such as "
-                f"{name}:angular): OpenUSD drops it, so no consumer reads its values", "nameless-instance"))
+                f"{name}:{EXAMPLE_INSTANCE.get(name, 'name')}): OpenUSD drops it, so no consumer reads its "
+                "values", "nameless-instance"))
 
 
 def _check_typo(prim, type_name: str, diagnostics: list) -> None:
