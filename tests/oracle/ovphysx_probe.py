@@ -62,6 +62,17 @@ def finite_or_token(value: float) -> float | str:
     return value
 
 
+def tokens_for_non_finite(value):
+    """``value`` with every non-finite float in it (a body state PhysX lost to NaN) as its token."""
+    if isinstance(value, float):
+        return finite_or_token(value)
+    if isinstance(value, dict):
+        return {key: tokens_for_non_finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [tokens_for_non_finite(item) for item in value]
+    return value
+
+
 def to_physx_units(value: float, kind: str | None, power: int) -> float | str:
     """Converts a value read in USD units to PhysX units.
 
@@ -421,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     physx = run_physx(stage_path, args.steps, args.dt)
     report = build_report(stage_path, args.steps, args.dt, usd, physx)
-    json.dump(report, json_out, indent=1, allow_nan=False)
+    json.dump(tokens_for_non_finite(report), json_out, indent=1, allow_nan=False)
     json_out.write("\n")
     json_out.flush()
     return 0
