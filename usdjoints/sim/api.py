@@ -12,7 +12,7 @@ from ..args import bool_arg, float_array_arg, is_real, real_arg, whole_arg
 from ..errors import SimulationError, UsageError
 from ..model.articulated import ArticulatedModel
 from ..model.articulated import FREE, PRISMATIC
-from . import precompile
+from . import gimbal, precompile
 from .memory import out_of_memory, require_memory, threads
 from .packed import PackedModel, pack
 from .start_overlaps import held_start_overlaps
@@ -330,10 +330,27 @@ def _dof_label(model: ArticulatedModel, dof: int) -> str:
     return f"joint {name!r}"
 
 
-def _divergence_message(model, dof: int, time: float, integrator: str, bounds, env: str) -> str:
+def _states_before(kernel, model_args, q_rows, qd_rows, nbody: int, step: int, record_every: int,
+                   dt: float) -> np.ndarray:
+    """q [n, nq] at every step from the last recorded state before the failing ``step`` up to it
+    (a step reads nothing but the state, so the run from that row repeats the recorded one)."""
+    row = (step - 1) // record_every
+    steps = step - row * record_every
+    q_out = np.full((1, steps + 1, q_rows.shape[1]), np.nan)
+    outputs = (q_out, np.empty((1, steps + 1, qd_rows.shape[1])),
+               np.empty((1, steps + 1, nbody, 7)), np.empty((1, 2), dtype=np.int64))
+    _run_envs(kernel, model_args, (np.ascontiguousarray(q_rows[row:row + 1]),
+                                   np.ascontiguousarray(qd_rows[row:row + 1]), dt, steps, 1), outputs, 1)
+    failed = int(outputs[3][0, 0])
+    return q_out[0, :failed if failed >= 0 else steps + 1]
+
+
+def _divergence_message(model, dof: int, time: float, integrator: str, bounds, env: str, locked=None) -> str:
     linear = bool(_dof_is_linear(model)[dof])
     bound = f"{bounds[0]:.3g} m/s" if linear else f"{bounds[1]:.3g} rad/s"
-    if integrator == "rk4":
+    if locked is not None:
+        hint = gimbal.hint(*locked)
+    elif integrator == "rk4":
         hint = ("RK4 treats drives, springs and limits explicitly: use the euler integrator (implicit "
                 "there) or a smaller dt")
     else:
@@ -445,7 +462,12 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
         env = int(failed[0])
         step, dof = int(status[env, 0]), int(status[env, 1])
         where = f" (env {env})" if n_envs > 1 else ""
-        raise SimulationError(_divergence_message(model, dof, step * dt, integrator, bounds, where))
+        locked = None
+        if gimbal.locking_joints(model):
+            states = _states_before(simulate_envs, args, q_traj[env], qd_traj[env], model.nbody, step,
+                                    record_every, float(dt))
+            locked = gimbal.locked_joint(model, states)
+        raise SimulationError(_divergence_message(model, dof, step * dt, integrator, bounds, where, locked))
     t = np.arange(T) * dt * record_every
     if n_envs == 1:
         q_traj, qd_traj, poses = q_traj[0], qd_traj[0], poses[0]

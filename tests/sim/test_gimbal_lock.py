@@ -1,0 +1,76 @@
+"""A D6 joint's three free rotations turn as hinges rotX, rotY, rotZ in a row, which lock at
+rotY = +-90 deg. A run that diverges there says so and points to a limit or a spherical joint.
+
+Oracles: the torque-free rigid body's closed-form bound on its turning rate, |w| <= sqrt(2 E /
+I_min) with E = w0^T I w0 / 2 conserved; and the divergence contract (SimulationError naming the
+joint). The D6 body starts at 20 rad/s about rotY and 3 rad/s about rotX: its hinge rates pass
+the 1000 rad/s floor near the lock at 0.72 s, while the same body on a spherical joint keeps
+within the bound for the whole second.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sim_stages import body, stage
+from usdjoints.errors import SimulationError
+from usdjoints.model.build import load_model
+from usdjoints.sim import api
+
+INERTIA = (0.1, 0.2, 0.3)
+W0 = np.array([3.0, 20.0, 0.0])
+LOCKED = "\n".join(f"        float limit:trans{a}:physics:low = 1\n        float limit:trans{a}:physics:high = -1"
+                   for a in "XYZ")
+D6 = f"""    def PhysicsJoint "Gimbal" (prepend apiSchemas = ["PhysicsLimitAPI:transX", "PhysicsLimitAPI:transY", "PhysicsLimitAPI:transZ"])
+    {{
+        rel physics:body1 = </World/Top>
+{LOCKED}
+    }}
+"""
+BALL = """    def PhysicsSphericalJoint "Ball"
+    {
+        rel physics:body1 = </World/Top>
+    }
+"""
+
+
+def _model(tmp_path, joint: str):
+    path = tmp_path / "top.usda"
+    path.write_text(stage(body("Top", 1.0, INERTIA) + joint, gravity=0.0))
+    return load_model(str(path))
+
+
+@pytest.mark.parametrize("record_every", [1, 17, 500])
+def test_d6_divergence_near_the_lock_names_it(tmp_path, record_every):
+    model = _model(tmp_path, D6)
+    with pytest.raises(SimulationError) as error:
+        api.simulate(model, 1.0, 1e-3, qd0=W0, record_every=record_every)
+    message = str(error.value)
+    assert message.startswith("joint '/World/Gimbal' (dof 0) diverged at t = 0.72"), message
+    assert "'/World/Gimbal' turns its three rotations as hinges rotX, rotY, rotZ in a row" in message
+    degrees = float(message.split("rotY was at ")[1].split(" deg")[0])
+    assert 60.0 <= abs(degrees) <= 90.0, message
+    assert "check the masses" not in message
+
+
+def test_spherical_joint_has_no_lock(tmp_path):
+    model = _model(tmp_path, BALL)
+    trajectory = api.simulate(model, 1.0, 1e-3, qd0=W0)
+    energy = 0.5 * float(np.dot(INERTIA, W0 ** 2))
+    bound = math.sqrt(2.0 * energy / min(INERTIA))
+    assert np.linalg.norm(trajectory.qd, axis=1).max() <= 1.01 * bound
+
+
+def test_other_divergences_keep_their_hint():
+    """A D6 joint without all three rotations free has no lock: a rotor blowing up under negative
+    damping keeps the masses-and-gains hint."""
+    from usdjoints.model import ModelBuilder
+
+    b = ModelBuilder(gravity=(0, 0, 0))
+    b.add_body("/r/rotor", joint_type="revolute", mass=1.0, inertia=np.eye(3) * 1e-3, damping=[-0.5])
+    model = b.build(qd_initial=np.array([1.0]))
+    with pytest.raises(SimulationError) as error:
+        api.simulate(model, 1.0, 1e-3)
+    assert "check the masses" in str(error.value)
