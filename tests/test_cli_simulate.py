@@ -34,7 +34,7 @@ def test_simulate_writes_npz_and_time_samples(tmp_path, capsys):
     assert set(tmp_path.iterdir()) == {npz, layer}  # no temporary file left behind
 
 
-UNSUPPORTED = """#usda 1.0
+SLOT = """#usda 1.0
 (
     metersPerUnit = 1
     kilogramsPerUnit = 1
@@ -58,17 +58,29 @@ def PhysicsJoint "Slot" (prepend apiSchemas = ["PhysicsLimitAPI:transX"])
     float limit:transX:physics:high = -1
 }
 """
+# metres per unit far past float64 once squared into the inertia: refused before any step
+REFUSED = SLOT.replace("metersPerUnit = 1\n", "metersPerUnit = 1e200\n")
 
 
-def test_unsupported_stage_exits_2_without_output(tmp_path, capsys):
-    """A loop-closing D6 with five free axes (a point held on a plane) is not simulated: exit 2,
-    one line naming the joint, no output."""
+def test_loop_closing_d6_with_five_free_axes_simulates(tmp_path, capsys):
+    """A loop-closing D6 with five free axes (a point held on a plane) is simulated (it was
+    refused; tests/sim/test_d6_loops.py holds its motion to closed forms): exit 0, an output."""
     stage = tmp_path / "slot.usda"
-    stage.write_text(UNSUPPORTED)
+    stage.write_text(SLOT)
     out = tmp_path / "slot.npz"
+    assert main(["simulate", str(stage), "--duration", "0.1", "--out", str(out)]) == 0
+    assert out.exists()
+
+
+def test_refused_stage_exits_2_without_output(tmp_path, capsys):
+    """A stage the simulator refuses (an inertia not finite in SI units): exit 2, one line naming
+    the body, no output."""
+    stage = tmp_path / "huge.usda"
+    stage.write_text(REFUSED)
+    out = tmp_path / "huge.npz"
     code = main(["simulate", str(stage), "--out", str(out)])
     _, err = capsys.readouterr()
-    assert code == 2 and "/Slot" in err and len(err.strip().splitlines()) == 1, err
+    assert code == 2 and "/Box" in err and len(err.strip().splitlines()) == 1, err
     assert not out.exists()
 
 

@@ -48,6 +48,9 @@ DRIVE_TYPES = {"force": DRIVE_FORCE, "acceleration": DRIVE_ACCELERATION}
 # Loop-closing joints keep the primitive codes above; a weld closing a loop is LOOP_FIXED.
 LOOP_FIXED = 4
 LOOP_TYPES = {"revolute": REVOLUTE, "prismatic": PRISMATIC, "spherical": SPHERICAL, "fixed": LOOP_FIXED}
+# a D6 closing a loop whose locked axes make none of those: LOOP_D6 + its mask of locked axes (bit
+# a for transX, transY, transZ, rotX, rotY, rotZ; sim/kernels/constraints.py holds its rows)
+LOOP_D6 = 8
 
 COLLIDER_SPHERE = 0
 COLLIDER_CAPSULE = 1

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..descriptors import Diagnostic, JointDesc, StageDescription
 from ..errors import UnsupportedFeature
-from .articulated import LOOP_TYPES
+from .articulated import LOOP_D6, LOOP_TYPES
 from .rotation import quat_to_matrix
 
 _AXES = {"X": 0, "Y": 1, "Z": 2}
@@ -132,7 +132,9 @@ _D6_LOOPS = {(): ("fixed", None), ("rotX", "rotY", "rotZ"): ("spherical", None),
 def _loop_kind(joint: JointDesc) -> tuple[str | None, str | None]:
     """(loop type, axis) a loop-closing joint is held as; (None, None) for a D6 with every axis
     free (no constraint). A D6 whose free axes (those PhysicsLimitAPI does not lock) are none,
-    one, or the three rotations holds as a weld, a hinge or slider on that axis, or a ball."""
+    one, or the three rotations holds as a weld, a hinge or slider on that axis, or a ball; any
+    other D6 is ("d6", its mask of locked axes), held as the tree holds a D6 (kernels/constraints.py
+    LOOP_D6)."""
     if joint.type in LOOP_TYPES:
         return joint.type, joint.axis
     if joint.type == "d6":
@@ -142,9 +144,7 @@ def _loop_kind(joint: JointDesc) -> tuple[str | None, str | None]:
             return None, None
         if free in _D6_LOOPS:
             return _D6_LOOPS[free]
-        raise UnsupportedFeature(f"{joint.path}: a D6 joint closing a loop (or excluded from the articulation) "
-                                 f"with free axes {', '.join(free)} is not simulated; a loop-closing D6 may have "
-                                 "no free axis, one, the three rotations or all six")
+        return "d6", sum(1 << i for i, a in enumerate(_D6) if a in locked)
     raise UnsupportedFeature(f"{joint.path}: a {joint.type} joint closing a loop (or excluded from "
                              "the articulation) is not simulated; use a revolute, prismatic, "
                              "spherical or fixed joint, or disable it")
@@ -157,18 +157,20 @@ def loop_arrays(model, description: StageDescription, loop_joints: list[JointDes
     kept = []
     for joint in loop_joints:
         kind, axis = _loop_kind(joint)
-        if joint.drives or any(l.enabled for l in joint.limits):
+        # a D6's locked axes (low > high) are what the closure holds; its ranges are not simulated
+        if joint.drives or any(l.enabled and not (joint.type == "d6" and l.dof != "distance" and l.low > l.high)
+                                  for l in joint.limits):
             notes.append(Diagnostic("warning", joint.path, "drives and limits of a loop-closing joint are not "
                                     "simulated", "loop-joint-drive-ignored"))
         if kind is None:  # a D6 with every axis free holds nothing
             continue
         la, Ra, pa = _side_frame(model, description, joint.body0, joint.local_pose0, mpu)
         lb, Rb, pb = _side_frame(model, description, joint.body1, joint.local_pose1, mpu)
-        types.append(LOOP_TYPES[kind])
+        types.append(LOOP_D6 + axis if kind == "d6" else LOOP_TYPES[kind])
         links.append((la, lb))
         Rs.append((Ra, Rb))
         ps.append((pa, pb))
-        axes.append(np.eye(3)[_AXES.get(axis or "X", 0)])
+        axes.append(np.eye(3)[_AXES.get(axis if isinstance(axis, str) else "X", 0)])
         kept.append(joint.path)
     n = len(types)
     return dict(loop_names=tuple(kept),

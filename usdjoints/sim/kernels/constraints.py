@@ -27,6 +27,12 @@ LOOP_REVOLUTE = 0
 LOOP_PRISMATIC = 1
 LOOP_SPHERICAL = 2
 LOOP_FIXED = 4
+# a D6 whose locked axes make none of the types above: LOOP_D6 + its mask of locked axes (bit a
+# for axis a of transX, transY, transZ, rotX, rotY, rotZ), held as the tree holds a D6, Tx Ty Tz
+# Rx Ry Rz over its free axes: a locked translation keeps B's origin off A's axis at 0, and the
+# free rotations turn as hinges in that order (two free ones keep A's first axis normal to B's
+# second, one keeps its axis shared, none is a weld); model/articulated.py's LOOP_D6
+LOOP_D6 = 8
 REDUNDANT_PIVOT = 1e-10
 POSITION_TOLERANCE = 1e-12  # [rad | m]
 POSITION_ITERATIONS = 8
@@ -155,6 +161,10 @@ def constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff, coup
             axis[a] = RA[a, 0] * loop_axis[i, 0] + RA[a, 1] * loop_axis[i, 1] + RA[a, 2] * loop_axis[i, 2]
             axisB[a] = RB[a, 0] * loop_axis[i, 0] + RB[a, 1] * loop_axis[i, 1] + RB[a, 2] * loop_axis[i, 2]
             e[a] = pB[a] - pA[a]
+        if kind >= LOOP_D6:
+            m = _d6_rows(link_table, S, Rw, pw, la, lb, RA, RB, pA, pB, e, kind - LOOP_D6, axis,
+                         axisB, d1v, d2v, unit, W, G_out, c_out, m)
+            continue
         _perpendicular_pair(axis, d1v, d2v)
         if kind == LOOP_PRISMATIC:
             # measured at B's origin on both sides, so A's rotation carrying the axis is included
@@ -170,30 +180,87 @@ def constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff, coup
                 m = _add_row(link_table, S, Rw, pw, la, lb, pA, pB, unit, False, e[a], G_out,
                              c_out, m)
         if kind == LOOP_REVOLUTE:
-            cx = axis[1] * axisB[2] - axis[2] * axisB[1]
-            cy = axis[2] * axisB[0] - axis[0] * axisB[2]
-            cz = axis[0] * axisB[1] - axis[1] * axisB[0]
-            m = _add_row(link_table, S, Rw, pw, la, lb, pA, pB, d1v, True,
-                         d1v[0] * cx + d1v[1] * cy + d1v[2] * cz, G_out, c_out, m)
-            m = _add_row(link_table, S, Rw, pw, la, lb, pA, pB, d2v, True,
-                         d2v[0] * cx + d2v[1] * cy + d2v[2] * cz, G_out, c_out, m)
+            m = _shared_axis_rows(link_table, S, Rw, pw, la, lb, pA, pB, axis, axisB, d1v, d2v,
+                                  G_out, c_out, m)
         elif kind == LOOP_PRISMATIC or kind == LOOP_FIXED:
-            # small-angle rotation of B relative to A in world axes: vee(R_B R_A^T - R_A R_B^T) / 2
-            for a in range(3):
-                for b in range(3):
-                    s = 0.0
-                    for k in range(3):
-                        s += RB[a, k] * RA[b, k]
-                    W[a, b] = s
-            e[0] = 0.5 * (W[2, 1] - W[1, 2])
-            e[1] = 0.5 * (W[0, 2] - W[2, 0])
-            e[2] = 0.5 * (W[1, 0] - W[0, 1])
-            for a in range(3):
-                for b in range(3):
-                    unit[b] = 0.0
-                unit[a] = 1.0
-                m = _add_row(link_table, S, Rw, pw, la, lb, pA, pB, unit, True, e[a], G_out,
-                             c_out, m)
+            m = _weld_rotation_rows(link_table, S, Rw, pw, la, lb, RA, RB, pA, pB, e, unit, W,
+                                    G_out, c_out, m)
+    return m
+
+
+@njit(cache=True, fastmath=FMA, **INTERNAL)
+def _shared_axis_rows(link_table, S, Rw, pw, la, lb, pA, pB, axis, axisB, d1v, d2v, G, c, m):
+    """The two rotation rows keeping B's axisB along A's axis (world unit vectors)."""
+    _perpendicular_pair(axis, d1v, d2v)
+    cx = axis[1] * axisB[2] - axis[2] * axisB[1]
+    cy = axis[2] * axisB[0] - axis[0] * axisB[2]
+    cz = axis[0] * axisB[1] - axis[1] * axisB[0]
+    m = _add_row(link_table, S, Rw, pw, la, lb, pA, pB, d1v, True,
+                 d1v[0] * cx + d1v[1] * cy + d1v[2] * cz, G, c, m)
+    return _add_row(link_table, S, Rw, pw, la, lb, pA, pB, d2v, True,
+                    d2v[0] * cx + d2v[1] * cy + d2v[2] * cz, G, c, m)
+
+
+@njit(cache=True, fastmath=FMA, **INTERNAL)
+def _weld_rotation_rows(link_table, S, Rw, pw, la, lb, RA, RB, pA, pB, e, unit, W, G, c, m):
+    """The three rotation rows of a weld: the small-angle rotation of B relative to A in world
+    axes, vee(R_B R_A^T - R_A R_B^T) / 2."""
+    for a in range(3):
+        for b in range(3):
+            s = 0.0
+            for k in range(3):
+                s += RB[a, k] * RA[b, k]
+            W[a, b] = s
+    e[0] = 0.5 * (W[2, 1] - W[1, 2])
+    e[1] = 0.5 * (W[0, 2] - W[2, 0])
+    e[2] = 0.5 * (W[1, 0] - W[0, 1])
+    for a in range(3):
+        for b in range(3):
+            unit[b] = 0.0
+        unit[a] = 1.0
+        m = _add_row(link_table, S, Rw, pw, la, lb, pA, pB, unit, True, e[a], G, c, m)
+    return m
+
+
+@njit(cache=True, fastmath=FMA, **INTERNAL)
+def _d6_rows(link_table, S, Rw, pw, la, lb, RA, RB, pA, pB, e, locked, axis, axisB, d1v, d2v, unit,
+             W, G, c, m):
+    """The rows of a LOOP_D6 closure with ``locked`` its mask of locked axes (e = pB - pA)."""
+    bit = 1
+    free = 0
+    first = -1
+    second = -1
+    for a in range(6):
+        if (locked // bit) % 2 == 1:
+            if a < 3:  # B's origin on A's axis a: measured at B's origin on both sides
+                for k in range(3):
+                    axis[k] = RA[k, a]
+                m = _add_row(link_table, S, Rw, pw, la, lb, pB, pB, axis, False,
+                             axis[0] * e[0] + axis[1] * e[1] + axis[2] * e[2], G, c, m)
+        elif a >= 3:
+            free += 1
+            if first < 0:
+                first = a - 3
+            else:
+                second = a - 3
+        bit *= 2
+    if free == 0:
+        return _weld_rotation_rows(link_table, S, Rw, pw, la, lb, RA, RB, pA, pB, e, unit, W, G, c, m)
+    if free == 1:
+        for k in range(3):
+            axis[k] = RA[k, first]
+            axisB[k] = RB[k, first]
+        return _shared_axis_rows(link_table, S, Rw, pw, la, lb, pA, pB, axis, axisB, d1v, d2v, G, c, m)
+    if free == 2:
+        # A's first free axis a stays normal to B's second b: c = a . b, c' = (b x a) . (wB - wA)
+        for k in range(3):
+            axis[k] = RA[k, first]
+            axisB[k] = RB[k, second]
+        unit[0] = axisB[1] * axis[2] - axisB[2] * axis[1]
+        unit[1] = axisB[2] * axis[0] - axisB[0] * axis[2]
+        unit[2] = axisB[0] * axis[1] - axisB[1] * axis[0]
+        m = _add_row(link_table, S, Rw, pw, la, lb, pA, pB, unit, True,
+                     axis[0] * axisB[0] + axis[1] * axisB[1] + axis[2] * axisB[2], G, c, m)
     return m
 
 
