@@ -1,9 +1,9 @@
 """Compile the simulator's kernels once, before a campaign, for every model feature set.
 
 The simulator compiles one kernel variant per set of features a model uses (loop or coupling
-rows, limit rows, contact). A case is the first to need a variant: without this, its 20 s budget
-would include a one-time numba compile (tens of seconds on a loaded machine), and it would be
-counted as a hang although no input can make the compile run longer. Each of the eight
+rows, limit rows, contact, a floating tree). A case is the first to need a variant: without this,
+its 20 s budget would include a one-time numba compile (tens of seconds on a loaded machine), and it would be
+counted as a hang although no input can make the compile run longer. Each of the sixteen
 combinations is built here from a two-link pendulum and simulated for zero seconds, which compiles
 (or loads from the on-disk cache the workers share) the variant the fuzzed cases will load.
 """
@@ -34,11 +34,7 @@ def Xform "World" {
             double3 xformOp:translate = (0.5, 0, 1)
             uniform token[] xformOpOrder = ["xformOp:translate"]
         }
-        def PhysicsFixedJoint "Base" {
-            rel physics:body1 = </World/Arm/A>
-            point3f physics:localPos0 = (0, 0, 1)
-        }
-        def PhysicsRevoluteJoint "Hinge" {
+%(base)s        def PhysicsRevoluteJoint "Hinge" {
             rel physics:body0 = </World/Arm/A>
             rel physics:body1 = </World/Arm/B>
             uniform token physics:axis = "Y"
@@ -47,6 +43,11 @@ def Xform "World" {
 %(limits)s        }
 %(loop)s    }
 %(ground)s}
+"""
+_BASE = """        def PhysicsFixedJoint "Base" {
+            rel physics:body1 = </World/Arm/A>
+            point3f physics:localPos0 = (0, 0, 1)
+        }
 """
 _LIMITS = "            float physics:lowerLimit = -30\n            float physics:upperLimit = 30\n"
 _LOOP = """        def PhysicsRevoluteJoint "Closing" {
@@ -73,12 +74,13 @@ _GROUND = """    def Cube "Ground" (prepend apiSchemas = ["PhysicsCollisionAPI"]
 
 
 def feature_stages(folder: Path) -> list[Path]:
-    """One stage per combination of (limits, a loop-closing joint, contact) in ``folder``."""
+    """One stage per combination of (limits, a loop-closing joint, contact, a floating base: the
+    arm's base not welded, so the momentum of its free flight is kept) in ``folder``."""
     paths = []
-    for limits, loop, contact in itertools.product((False, True), repeat=3):
+    for limits, loop, contact, floating in itertools.product((False, True), repeat=4):
         text = _HEAD % {"limits": _LIMITS if limits else "", "loop": _LOOP if loop else "",
-                        "ground": _GROUND if contact else ""}
-        path = folder / f"limits{int(limits)}_loop{int(loop)}_contact{int(contact)}.usda"
+                        "ground": _GROUND if contact else "", "base": "" if floating else _BASE}
+        path = folder / f"limits{int(limits)}_loop{int(loop)}_contact{int(contact)}_floating{int(floating)}.usda"
         path.write_text(text)
         paths.append(path)
     return paths
