@@ -1,11 +1,16 @@
 """The first compile of the simulator on two cores: the contact kernels in a second process.
 
 A cold ``simulate`` of a model with contact spends about a third of its compile in the contact
-detection and solve (measured on the sample arm: 6.3 of 19 s). Those two kernels do not depend
-on the rest, so when numba's cache holds neither, a second process compiles them into the cache
-while this one compiles the dynamics and limit kernels; the step loop's compile then loads
-them from the cache instead of compiling them (sample arm, idle 2-core machine: 13 s instead of
-19-21 s). The trajectory is the same either way: the same code, compiled once.
+detection and solve (measured on the sample arm: 6.3 of 19 s). Those kernels do not depend on
+the rest, so when numba's cache holds neither, a second process compiles them (with the other
+kernels only contact needs) into the cache while this one compiles the dynamics, limit and
+configuration kernels the step loop calls; the step loop's compile then finds them all in the
+cache and compiles only itself. The trajectory is the same either way: the same code, compiled
+once. Measured on the sample arm, back to back on a quiet 2-core machine: cold 40-44 s wall with
+every kernel the step loop calls compiled ahead, 45-47 s with only the contact detection and
+solve and the dynamics and limit kernels ahead. The halves are uneven (18 s and 29 s, each
+alone) because the kernels this process compiles share their helpers: moving the dynamics to the
+second process made it 32 s and this one 23 s.
 
 The argument types the step loop passes are recorded in ``kernel_signatures.json`` by
 ``tools/record_kernel_signatures.py`` (tests/sim/test_precompile.py fails when they drift). The
@@ -24,9 +29,19 @@ import sys
 from pathlib import Path
 
 SIGNATURES = Path(__file__).with_name("kernel_signatures.json")
-#: kernels the second process compiles, and kernels this one compiles meanwhile
-HELPER_KERNELS = ("contact:detect_contacts", "contact_solve:solve_contacts")
-HERE_KERNELS = ("integrate:acceleration", "limits:limit_impulses")
+#: kernels the second process compiles, and kernels this one compiles meanwhile, each with the
+#: part of the model that has the step loop call it ("always", "euler" or "limits"): the step
+#: loop's own compile then finds every kernel it calls in the cache and compiles only itself
+HELPER_KERNELS = ("contact:detect_contacts", "contact_solve:solve_contacts", "contact:max_contacts",
+                  "contact:collider_world_poses", "contact:bounding_radii")
+HERE_KERNELS = {"integrate:acceleration": "euler", "limits:limit_impulses": "limits",
+                "integrate:_limit_correction": "limits", "configuration:tied_roots": "limits",
+                "limits:has_free_root": "limits", "configuration:integrate_configuration": "always",
+                "configuration:world_frame_velocity": "euler", "configuration:lone_free_bodies": "always",
+                "integrate:failing_dof": "always", "integrate:allocate_workspace": "always",
+                "world_dynamics:allocate_world_workspace": "always", "fk:link_transforms": "always",
+                "fk:link_world_poses": "always", "fk:body_world_poses": "always",
+                "limits:cap_correction": "always", "limits:transport_velocity": "always"}
 HELPER_TIMEOUT_S = 600.0
 ENABLED = True  # tools/record_kernel_signatures.py turns it off to see the step loop's own types
 
@@ -74,6 +89,7 @@ def before_first_compile(*, contact: bool, constraints: bool, limits: bool, eule
     if _done or not ENABLED or not contact:
         return
     _done = True
+    needed = {"always": True, "euler": euler, "limits": limits}
     try:
         if all(_cached(key) for key in HELPER_KERNELS):
             return
@@ -87,8 +103,7 @@ def before_first_compile(*, contact: bool, constraints: bool, limits: bool, eule
     except (OSError, ValueError, KeyError):
         return
     try:
-        here = [key for key in HERE_KERNELS if (euler or key != "integrate:acceleration")
-                and (limits or key != "limits:limit_impulses")]
+        here = [key for key, part in HERE_KERNELS.items() if needed[part]]
         for key in here:
             try:
                 _kernel(key).compile(_signature(key, recorded, constraints))
