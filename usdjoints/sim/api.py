@@ -11,8 +11,9 @@ import numpy as np
 from ..args import bool_arg, float_array_arg, is_real, real_arg, whole_arg
 from ..errors import SimulationError, UsageError
 from ..model.articulated import ArticulatedModel
-from ..model.articulated import FREE, PRISMATIC
-from . import gimbal, precompile
+from ..model.articulated import FREE
+from . import divergence, precompile
+from .divergence import dof_label, mass_diagonal
 from .memory import out_of_memory, require_memory, threads
 from .packed import PackedModel, pack
 from .start_overlaps import held_start_overlaps
@@ -28,12 +29,6 @@ CONTACT_ITERATIONS = 50
 # PhysX's default physxRigidBody:maxDepenetrationVelocity (3 m/s; 3 / metersPerUnit stage units):
 # the fastest an overlap is pushed apart.
 MAX_DEPENETRATION_VELOCITY = 3.0  # [m/s]
-# Divergence: a speed past these bounds is not motion but a blown-up state. The floors sit far
-# above what a robot reaches (100 m/s, 1000 rad/s); a run whose own numbers go faster (free fall
-# over a long duration, fast initial or target speeds) gets ten times those instead.
-DIVERGENCE_LINEAR_FLOOR = 100.0  # [m/s]
-DIVERGENCE_ANGULAR_FLOOR = 1000.0  # [rad/s]
-DIVERGENCE_FACTOR = 10.0
 # the most steps a run may ask for: step and sample counts stay exact in float64
 MAX_STEPS = 2 ** 53
 
@@ -244,92 +239,6 @@ def _run_envs(kernel, model_args, run_args, outputs, n_envs: int) -> None:
             future.result()
 
 
-def _dof_is_linear(model: ArticulatedModel) -> np.ndarray:
-    linear = np.zeros(model.nv, dtype=bool)
-    for i in range(model.nlink):
-        kind, start = int(model.link_type[i]), int(model.link_v_start[i])
-        if kind == PRISMATIC:
-            linear[start] = True
-        elif kind == FREE:
-            linear[start:start + 3] = True
-    return linear
-
-
-def _mass_diagonal(model: ArticulatedModel, q: np.ndarray) -> np.ndarray:
-    """diag M(q) with armature, in numpy (model.kinematics; it matches the crba kernel to
-    round-off): simulate's checks before the run read only the diagonal, and compiling crba for
-    them alone was a tenth of simulate's first compile."""
-    from ..model.kinematics import mass_matrix_diagonal
-
-    return mass_matrix_diagonal(model, q)
-
-
-def divergence_bounds(model: ArticulatedModel, duration: float, q0: np.ndarray, qd0: np.ndarray) -> tuple[float, float]:
-    """(linear [m/s], angular [rad/s]) speeds past which simulate reports a divergence: ten times
-    the fastest speed the run's own numbers imply (initial and target speeds, free fall over the
-    duration, a spring or position drive's natural frequency times its initial stretch), and
-    never below the floors."""
-    linear = _dof_is_linear(model)
-    if not model.nv:
-        return DIVERGENCE_LINEAR_FLOOR, DIVERGENCE_ANGULAR_FLOOR
-    qd0 = np.asarray(qd0).reshape(-1, model.nv)
-    q0 = np.asarray(q0).reshape(-1, model.nq)
-    reach = np.abs(qd0).max(axis=0)
-    driven = np.asarray(model.dof_drive_type) > 0
-    reach = np.maximum(reach, np.abs(np.where(driven, model.dof_drive_target_velocity, 0.0)))
-    scalar = np.asarray(model.dof_q_index) >= 0
-    if scalar.any():
-        inertia = np.maximum(_mass_diagonal(model, q0[0]), 1e-300)
-        x = np.where(scalar, q0[:, np.maximum(model.dof_q_index, 0)], 0.0)
-        kp = np.where(driven, model.dof_drive_stiffness, 0.0)
-        kp = np.where(np.asarray(model.dof_drive_type) == 1, kp / inertia, kp)  # acceleration: per inertia
-        stretch = np.abs(np.where(driven, model.dof_drive_target_position, 0.0) - x).max(axis=0)
-        spring = np.abs(model.dof_spring_ref - x).max(axis=0)
-        implied = np.sqrt(np.abs(kp)) * stretch + np.sqrt(np.abs(model.dof_stiffness) / inertia) * spring
-        reach = np.maximum(reach, np.where(scalar, implied, 0.0))
-    fall = float(np.linalg.norm(model.gravity)) * duration
-    turning = float(reach[~linear].max(initial=0.0))
-    # a turn at that rate moves the model's points (and a free or D6 base's coordinates, which
-    # follow its frame round a centre of mass away from it) at up to rate x lever arm
-    along = float(reach[linear].max(initial=0.0)) + turning * _lever_arm(model, q0[0])
-    v = max(DIVERGENCE_LINEAR_FLOOR, DIVERGENCE_FACTOR * (fall + along))
-    w = max(DIVERGENCE_ANGULAR_FLOOR, DIVERGENCE_FACTOR * turning)
-    return v, w
-
-
-def _lever_arm(model: ArticulatedModel, q: np.ndarray) -> float:
-    """Twice the largest distance [m] of a link origin or centre of mass from its tree's root
-    link origin at q: a bound on the distance between two points of one tree."""
-    from ..model.kinematics import link_world_poses
-
-    R, p = link_world_poses(model, q)
-    root = np.arange(model.nlink)
-    for i in range(model.nlink):
-        parent = int(model.link_parent[i])
-        if parent >= 0:
-            root[i] = root[parent]
-    com = p + np.einsum("nij,nj->ni", R, np.asarray(model.link_com, dtype=float).reshape(-1, 3))
-    reach = np.concatenate([np.linalg.norm(p - p[root], axis=1), np.linalg.norm(com - p[root], axis=1)])
-    return 2.0 * float(reach.max(initial=0.0))
-
-
-_AXIS = "xyz"
-
-
-def _dof_label(model: ArticulatedModel, dof: int) -> str:
-    """What a user knows the dof by: a free base is its body, a multi-dof joint's dof a component."""
-    j = int(model.dof_joint[dof])
-    name, kind, k = model.joint_names[j], model.joint_types[j], dof - int(model.joint_v_start[j])
-    if kind == "free":
-        part = "linear" if k < 3 else "angular"
-        return f"body {name!r} (free base, {part} velocity {_AXIS[k % 3]})"
-    if kind == "spherical":
-        return f"joint {name!r} (spherical, angular velocity {_AXIS[k]})"
-    if int(model.joint_nv[j]) > 1:
-        return f"joint {name!r} (dof {k})"
-    return f"joint {name!r}"
-
-
 def _states_before(kernel, model_args, q_rows, qd_rows, nbody: int, step: int, record_every: int,
                    dt: float) -> np.ndarray:
     """q [n, nq] at every step from the last recorded state before the failing ``step`` up to it
@@ -345,32 +254,17 @@ def _states_before(kernel, model_args, q_rows, qd_rows, nbody: int, step: int, r
     return q_out[0, :failed if failed >= 0 else steps + 1]
 
 
-def _divergence_message(model, dof: int, time: float, integrator: str, bounds, env: str, locked=None) -> str:
-    linear = bool(_dof_is_linear(model)[dof])
-    bound = f"{bounds[0]:.3g} m/s" if linear else f"{bounds[1]:.3g} rad/s"
-    if locked is not None:
-        hint = gimbal.hint(*locked)
-    elif integrator == "rk4":
-        hint = ("RK4 treats drives, springs and limits explicitly: use the euler integrator (implicit "
-                "there) or a smaller dt")
-    else:
-        hint = ("check the masses and inertias near it (a link far lighter than the gains or contacts "
-                "acting on it), its limits and gains, or reduce dt")
-    return (f"{_dof_label(model, dof)} diverged at t = {time:.6g} s{env}: its velocity became "
-            f"non-finite or passed {bound}, far beyond this stage's motion; {hint}")
-
-
 def _require_regular_mass_matrix(model: ArticulatedModel, q0) -> None:
     """A dof with no mass or inertia (a zero diagonal of M at the start: a free body whose
     inertia is authored zero, a hinge on a point mass's axis) cannot be solved for: refuse it
     before the run, naming the joint or body, instead of dividing by zero inside the kernels."""
     if not model.nv:
         return
-    diagonal = _mass_diagonal(model, np.asarray(q0, dtype=float).reshape(-1, model.nq)[0])
+    diagonal = mass_diagonal(model, np.asarray(q0, dtype=float).reshape(-1, model.nq)[0])
     empty = np.nonzero(~(diagonal > 0.0))[0]
     if empty.size:
         raise SimulationError(
-            f"the joint-space mass matrix is singular: {_dof_label(model, int(empty[0]))} moves no mass or "
+            f"the joint-space mass matrix is singular: {dof_label(model, int(empty[0]))} moves no mass or "
             "inertia (give its bodies physics:mass and non-zero physics:diagonalInertia, or armature)")
 
 
@@ -431,7 +325,7 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     except MemoryError:
         raise out_of_memory(model, pm, n_envs, T) from None
     status = np.empty((n_envs, 2), dtype=np.int64)
-    bounds = divergence_bounds(model, duration, q0, qd0)
+    bounds = divergence.bounds(model, duration, q0, qd0)
     settings = np.array([max(contact_time_constant, 2.0 * dt), CONTACT_MARGIN, CONTACT_ITERATIONS, *bounds,
                          MAX_DEPENETRATION_VELOCITY], dtype=np.float64)
     # one signature whatever the model: numba types read-only and writable arrays apart
@@ -463,11 +357,11 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
         step, dof = int(status[env, 0]), int(status[env, 1])
         where = f" (env {env})" if n_envs > 1 else ""
         locked = None
-        if gimbal.locking_joints(model):
+        if divergence.locking_joints(model):
             states = _states_before(simulate_envs, args, q_traj[env], qd_traj[env], model.nbody, step,
                                     record_every, float(dt))
-            locked = gimbal.locked_joint(model, states)
-        raise SimulationError(_divergence_message(model, dof, step * dt, integrator, bounds, where, locked))
+            locked = divergence.locked_joint(model, states)
+        raise SimulationError(divergence.message(model, dof, step * dt, integrator, bounds, where, locked))
     t = np.arange(T) * dt * record_every
     if n_envs == 1:
         q_traj, qd_traj, poses = q_traj[0], qd_traj[0], poses[0]

@@ -1,0 +1,175 @@
+"""What a blown-up run tells the user: the speeds past which a state counts as diverged, and the
+message naming the joint or body, the time and a hint that fits the case.
+
+The bounds come from the run's own numbers (start and target speeds, free fall over the duration,
+drives' and springs' natural frequencies times their stretch), never below floors far above what
+a robot reaches, so a divergence stops a run within a few steps of leaving the stage's scale.
+
+Gimbal lock: the model turns a D6 joint's free rotations as hinges in a row, rotX, rotY, rotZ
+(model/build.py; reversed when body0 is the child). With all three free, the first and last hinge
+axes line up when rotY is at +-90 degrees: the map from the hinge rates to the body's angular
+velocity loses rank there, so a body turning near that pose needs hinge rates without bound (a
+torque-free body spinning at 20 rad/s passes 1000 rad/s there). A run that diverges with such a
+joint near that pose in its last steps is told so, and how to avoid it, instead of the
+masses-and-gains hint.
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import numpy as np
+
+from ..model.articulated import FREE, PRISMATIC, ArticulatedModel
+
+# Divergence: a speed past these bounds is not motion but a blown-up state. The floors sit far
+# above what a robot reaches (100 m/s, 1000 rad/s); a run whose own numbers go faster (free fall
+# over a long duration, fast initial or target speeds) gets ten times those instead.
+DIVERGENCE_LINEAR_FLOOR = 100.0  # [m/s]
+DIVERGENCE_ANGULAR_FLOOR = 1000.0  # [rad/s]
+DIVERGENCE_FACTOR = 10.0
+
+
+def dof_is_linear(model: ArticulatedModel) -> np.ndarray:
+    linear = np.zeros(model.nv, dtype=bool)
+    for i in range(model.nlink):
+        kind, start = int(model.link_type[i]), int(model.link_v_start[i])
+        if kind == PRISMATIC:
+            linear[start] = True
+        elif kind == FREE:
+            linear[start:start + 3] = True
+    return linear
+
+
+def mass_diagonal(model: ArticulatedModel, q: np.ndarray) -> np.ndarray:
+    """diag M(q) with armature, in numpy (model.kinematics; it matches the crba kernel to
+    round-off): simulate's checks before the run read only the diagonal, and compiling crba for
+    them alone was a tenth of simulate's first compile."""
+    from ..model.kinematics import mass_matrix_diagonal
+
+    return mass_matrix_diagonal(model, q)
+
+
+def bounds(model: ArticulatedModel, duration: float, q0: np.ndarray, qd0: np.ndarray) -> tuple[float, float]:
+    """(linear [m/s], angular [rad/s]) speeds past which simulate reports a divergence: ten times
+    the fastest speed the run's own numbers imply (initial and target speeds, free fall over the
+    duration, a spring or position drive's natural frequency times its initial stretch), and
+    never below the floors."""
+    linear = dof_is_linear(model)
+    if not model.nv:
+        return DIVERGENCE_LINEAR_FLOOR, DIVERGENCE_ANGULAR_FLOOR
+    qd0 = np.asarray(qd0).reshape(-1, model.nv)
+    q0 = np.asarray(q0).reshape(-1, model.nq)
+    reach = np.abs(qd0).max(axis=0)
+    driven = np.asarray(model.dof_drive_type) > 0
+    reach = np.maximum(reach, np.abs(np.where(driven, model.dof_drive_target_velocity, 0.0)))
+    scalar = np.asarray(model.dof_q_index) >= 0
+    if scalar.any():
+        inertia = np.maximum(mass_diagonal(model, q0[0]), 1e-300)
+        x = np.where(scalar, q0[:, np.maximum(model.dof_q_index, 0)], 0.0)
+        kp = np.where(driven, model.dof_drive_stiffness, 0.0)
+        kp = np.where(np.asarray(model.dof_drive_type) == 1, kp / inertia, kp)  # acceleration: per inertia
+        stretch = np.abs(np.where(driven, model.dof_drive_target_position, 0.0) - x).max(axis=0)
+        spring = np.abs(model.dof_spring_ref - x).max(axis=0)
+        implied = np.sqrt(np.abs(kp)) * stretch + np.sqrt(np.abs(model.dof_stiffness) / inertia) * spring
+        reach = np.maximum(reach, np.where(scalar, implied, 0.0))
+    fall = float(np.linalg.norm(model.gravity)) * duration
+    turning = float(reach[~linear].max(initial=0.0))
+    # a turn at that rate moves the model's points (and a free or D6 base's coordinates, which
+    # follow its frame round a centre of mass away from it) at up to rate x lever arm
+    along = float(reach[linear].max(initial=0.0)) + turning * _lever_arm(model, q0[0])
+    v = max(DIVERGENCE_LINEAR_FLOOR, DIVERGENCE_FACTOR * (fall + along))
+    w = max(DIVERGENCE_ANGULAR_FLOOR, DIVERGENCE_FACTOR * turning)
+    return v, w
+
+
+def _lever_arm(model: ArticulatedModel, q: np.ndarray) -> float:
+    """Twice the largest distance [m] of a link origin or centre of mass from its tree's root
+    link origin at q: a bound on the distance between two points of one tree."""
+    from ..model.kinematics import link_world_poses
+
+    R, p = link_world_poses(model, q)
+    root = np.arange(model.nlink)
+    for i in range(model.nlink):
+        parent = int(model.link_parent[i])
+        if parent >= 0:
+            root[i] = root[parent]
+    com = p + np.einsum("nij,nj->ni", R, np.asarray(model.link_com, dtype=float).reshape(-1, 3))
+    reach = np.concatenate([np.linalg.norm(p - p[root], axis=1), np.linalg.norm(com - p[root], axis=1)])
+    return 2.0 * float(reach.max(initial=0.0))
+
+
+_AXIS = "xyz"
+
+
+def dof_label(model: ArticulatedModel, dof: int) -> str:
+    """What a user knows the dof by: a free base is its body, a multi-dof joint's dof a component."""
+    j = int(model.dof_joint[dof])
+    name, kind, k = model.joint_names[j], model.joint_types[j], dof - int(model.joint_v_start[j])
+    if kind == "free":
+        part = "linear" if k < 3 else "angular"
+        return f"body {name!r} (free base, {part} velocity {_AXIS[k % 3]})"
+    if kind == "spherical":
+        return f"joint {name!r} (spherical, angular velocity {_AXIS[k]})"
+    if int(model.joint_nv[j]) > 1:
+        return f"joint {name!r} (dof {k})"
+    return f"joint {name!r}"
+
+
+def message(model, dof: int, time: float, integrator: str, speed_bounds, env: str, locked=None) -> str:
+    """The divergence message; ``locked`` = (joint, rotY [deg]) from locked_joint, or None."""
+    linear = bool(dof_is_linear(model)[dof])
+    bound = f"{speed_bounds[0]:.3g} m/s" if linear else f"{speed_bounds[1]:.3g} rad/s"
+    if locked is not None:
+        hint = lock_hint(*locked)
+    elif integrator == "rk4":
+        hint = ("RK4 treats drives, springs and limits explicitly: use the euler integrator (implicit "
+                "there) or a smaller dt")
+    else:
+        hint = ("check the masses and inertias near it (a link far lighter than the gains or contacts "
+                "acting on it), its limits and gains, or reduce dt")
+    return (f"{dof_label(model, dof)} diverged at t = {time:.6g} s{env}: its velocity became "
+            f"non-finite or passed {bound}, far beyond this stage's motion; {hint}")
+
+
+ROTATIONS = ("rotX", "rotY", "rotZ")
+#: |cos(rotY)| below this (rotY within 30 degrees of +-90: the hinge rates at least twice the
+#: body's angular velocity) counts as near the lock. A torque-free body started at 20 rad/s
+#: about rotY with 3 rad/s about rotX never passes 76 degrees, and its semi-implicit Euler steps
+#: still gain energy at each pass until the rates pass 1000 rad/s (0.72 s at dt = 1 ms).
+LOCKED_COS = 0.5
+#: the states before the failing step that are looked at
+LAST_STATES = 20
+
+
+def locking_joints(model) -> list[tuple[str, int]]:
+    """(joint name, q index of its rotY) of every D6 joint whose three rotations are all free."""
+    found = []
+    for j, axes in enumerate(model.joint_dof_axes):
+        if model.joint_types[j] != "d6" or not set(ROTATIONS) <= set(axes):
+            continue
+        dof = int(model.joint_v_start[j]) + list(axes).index("rotY")
+        found.append((model.joint_names[j], int(model.dof_q_index[dof])))
+    return found
+
+
+def locked_joint(model, q_rows: np.ndarray) -> Optional[tuple[str, float]]:
+    """(joint name, rotY [deg]) of a D6 joint near its lock in the last finite rows of q_rows
+    [n, nq] (the states up to a divergence), or None."""
+    joints = locking_joints(model)
+    rows = [row for row in np.asarray(q_rows, dtype=float) if np.isfinite(row).all()][-LAST_STATES:]
+    best = None
+    for name, index in joints:
+        for row in rows:
+            angle = float(row[index])
+            if abs(math.cos(angle)) < LOCKED_COS and (best is None or abs(math.cos(angle)) < best[2]):
+                wrapped = math.degrees(math.remainder(angle, 2.0 * math.pi))
+                best = (name, wrapped, abs(math.cos(angle)))
+    return None if best is None else best[:2]
+
+
+def lock_hint(name: str, degrees: float) -> str:
+    return (f"{name!r} turns its three rotations as hinges rotX, rotY, rotZ in a row, which lock at "
+            f"rotY = +-90 deg, and rotY was at {degrees:.1f} deg: near the lock the hinge rates grow "
+            "far beyond the body's turning and the step gains energy, at any dt; keep rotY well "
+            "inside +-90 deg with a limit, or use a spherical joint (its rotation has no such lock)")
