@@ -5,7 +5,8 @@ keeps them exact by projection in the metric of the step's inertia H (M + h D + 
 
 * velocity: v <- v - H^-1 G^T (G H^-1 G^T)^-1 G v, the KKT solution of the constrained step;
 * position: Newton steps q <- q (+) -H^-1 G^T (G H^-1 G^T)^-1 c(q) until |c| < POSITION_TOLERANCE
-  (one step is exact for couplings, which are linear).
+  (one step is exact for couplings, which are linear); a step turning a joint by more than
+  MAX_NEWTON_TURN is scaled down to it (integrate.enforce_constraints).
 
 Redundant rows (a planar loop closed by a hinge has 5 rows but rank 2) are dropped where the
 dense factorisation of G H^-1 G^T meets a pivot below REDUNDANT_PIVOT of its largest diagonal, so
@@ -36,6 +37,10 @@ LOOP_D6 = 8
 REDUNDANT_PIVOT = 1e-10
 POSITION_TOLERANCE = 1e-12  # [rad | m]
 POSITION_ITERATIONS = 8
+# the largest turn [rad] of one joint in one Newton step of the position projection: beyond it
+# the linear step is no guide (the loops' rows nearly dependent), and is scaled down to it
+MAX_NEWTON_TURN = 1.0
+CAPPED_ITERATIONS = 8  # capped steps allowed on top of POSITION_ITERATIONS
 
 
 @njit(cache=True, fastmath=FMA)

@@ -417,19 +417,29 @@ MAX_CORRECTION_TURN = 0.6
 def cap_correction(link_table, bias, h):
     """Scale the position-only bias [nv] (in place) so that no joint turns by more than
     MAX_CORRECTION_TURN in the step h: the rest of a large correction is left to the next steps."""
+    cap_turn(link_table, bias, h, MAX_CORRECTION_TURN)
+
+
+@njit(cache=True, fastmath=FMA, **INTERNAL)
+def cap_turn(link_table, x, h, turn):
+    """Scale the joint-space rate x [nv] (in place) so that no joint turns by more than ``turn``
+    [rad] in the time h (a hinge by its angle, a ball or free joint by its rotation vector's
+    length); returns whether it scaled x."""
     largest = 0.0
     for i in range(link_table.shape[0]):
         kind = link_table[i, LINK_TYPE]
         v0 = link_table[i, LINK_V_START]
         if kind == REVOLUTE:
-            largest = max(largest, abs(bias[v0]))
+            largest = max(largest, abs(x[v0]))
         elif kind == SPHERICAL or kind == FREE:
             w0 = v0 if kind == SPHERICAL else v0 + 3
-            largest = max(largest, math.sqrt(bias[w0] ** 2 + bias[w0 + 1] ** 2 + bias[w0 + 2] ** 2))
-    if h * largest > MAX_CORRECTION_TURN:
-        scale = MAX_CORRECTION_TURN / (h * largest)
-        for k in range(bias.shape[0]):
-            bias[k] *= scale
+            largest = max(largest, math.sqrt(x[w0] ** 2 + x[w0 + 1] ** 2 + x[w0 + 2] ** 2))
+    if h * largest > turn:
+        scale = turn / (h * largest)
+        for k in range(x.shape[0]):
+            x[k] *= scale
+        return True
+    return False
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
