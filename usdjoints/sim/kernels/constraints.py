@@ -170,8 +170,8 @@ def constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff, coup
             m = _d6_rows(link_table, S, Rw, pw, la, lb, RA, RB, pA, pB, e, kind - LOOP_D6, axis,
                          axisB, d1v, d2v, unit, W, G_out, c_out, m)
             continue
-        _perpendicular_pair(axis, d1v, d2v)
         if kind == LOOP_PRISMATIC:
+            _perpendicular_pair(axis, d1v, d2v)  # (a hinge's rows find theirs in _shared_axis_rows)
             # measured at B's origin on both sides, so A's rotation carrying the axis is included
             m = _add_row(link_table, S, Rw, pw, la, lb, pB, pB, d1v, False,
                          d1v[0] * e[0] + d1v[1] * e[1] + d1v[2] * e[2], G_out, c_out, m)
