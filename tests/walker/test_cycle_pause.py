@@ -41,7 +41,9 @@ def test_pause_keeps_objects_the_program_froze(collector):
     with paused_cycle_collection():
         kept = [[i] for i in range(1000)]
     assert gc.isenabled()
-    assert gc.get_freeze_count() == frozen
+    # the pause neither unfroze them (0) nor froze its own lists (frozen + 1000); another thread
+    # (pytest-xdist's channel to its controller) may free a few of the frozen objects meanwhile
+    assert frozen - 100 < gc.get_freeze_count() <= frozen
     assert len(kept) == 1000
 
 
