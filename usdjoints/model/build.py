@@ -1,10 +1,10 @@
 """StageDescription -> ArticulatedModel: the boundary where a stage becomes arrays.
 
 Every unit conversion happens here, once: stage lengths and masses to SI, degrees to radians,
-per-degree gains to per-radian. Joints become a forest: each connected set of dynamic bodies is
-one tree, rooted where a joint ties it to the world (fixed base) or, when none does, at its
-articulation's base (or first body) on a free joint. Joints marked excludeFromArticulation, and
-joints that would close a loop, become loop-closure constraints; rack-and-pinion, gear and mimic
+per-degree gains to per-radian. Joints become a forest (forest.py): each connected set of dynamic
+bodies is one tree, rooted where a joint ties it to the world (fixed base) or, when none does, at
+its articulation's base (or first body) on a free joint. Joints marked excludeFromArticulation, and
+joints that close a loop, become loop-closure constraints; rack-and-pinion, gear and mimic
 joints become couplings and distance joints rows of their own outside the tree, as PhysX never
 articulates them (constraints.py); collision shapes become colliders (colliders.py). What the
 simulator does not handle (custom joints) is rejected here with a message naming the prims.
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections import defaultdict, deque
 from typing import Optional
 
 import numpy as np
@@ -25,6 +24,7 @@ from ..errors import InputError, UnsupportedFeature
 from .builder import Drive, ModelBuilder
 from .colliders import collider_arrays, without_start_overlaps
 from .constraints import coupling_arrays, distance_arrays, loop_arrays
+from .forest import spanning_forest
 from .initial_state import initial_q, initial_qd
 from .mass import body_mass_properties
 from .rotation import matrix_to_quat, quat_to_matrix
@@ -69,8 +69,8 @@ def build_model(description: StageDescription, stage=None, *, contact: bool = Tr
     joints = [j for j in joints if j.type != "distance"]
     _reject_unsupported(joints, dynamic)
 
-    tree, loop_paths = _spanning_forest(description, [j for j in joints if not j.exclude_from_articulation],
-                                        dynamic)
+    tree, loop_paths = spanning_forest(description, [j for j in joints if not j.exclude_from_articulation],
+                                       dynamic)
     loop_joints = [j for j in joints if j.exclude_from_articulation or j.path in loop_paths]
     builder = ModelBuilder(gravity=_gravity(description, mpu))
     q0_parts: dict[str, np.ndarray] = {}
@@ -144,63 +144,6 @@ def _reject_unsupported(joints: list[JointDesc], dynamic: dict) -> None:
         raise UnsupportedFeature(
             "the simulator does not handle these joints yet: " + ", ".join(problems)
             + "; remove or disable them (physics:jointEnabled = false) to simulate the rest")
-
-
-def _spanning_forest(description: StageDescription, joints: list[JointDesc], dynamic: dict):
-    """(body, joint or None for a free root, parent body or None) in topological order, and the
-    paths of the joints left out because they close loops."""
-    adjacency = defaultdict(list)
-    anchors = {}
-    for joint in joints:
-        b0 = joint.body0 if joint.body0 in dynamic else None
-        b1 = joint.body1 if joint.body1 in dynamic else None
-        if b0 and b1:
-            adjacency[b0].append((joint, b1))
-            adjacency[b1].append((joint, b0))
-        else:
-            anchors.setdefault(b0 or b1, []).append(joint)
-    preferred = [a.base for a in description.articulations if a.base in dynamic]
-    order = preferred + [b.path for b in description.bodies if b.path in dynamic]
-    component_of: dict[str, int] = {}
-    components: list[list[str]] = []
-    for start in order:
-        if start in component_of:
-            continue
-        members, queue = [], deque([start])
-        component_of[start] = len(components)
-        while queue:
-            body = queue.popleft()
-            members.append(body)
-            for _, other in adjacency[body]:
-                if other not in component_of:
-                    component_of[other] = len(components)
-                    queue.append(other)
-        components.append(members)
-
-    tree, used, loops = [], set(), []
-    for members in components:
-        anchored = [b for b in members if b in anchors]
-        root = anchored[0] if anchored else members[0]
-        for body in anchored:
-            extra = anchors[body][1:] if body == root else anchors[body]
-            loops.extend(j.path for j in extra)
-        tree.append((root, anchors[root][0] if anchored else None, None))
-        if anchored:
-            used.add(anchors[root][0].path)
-        seen, queue = {root}, deque([root])
-        while queue:
-            body = queue.popleft()
-            for joint, other in adjacency[body]:
-                if joint.path in used:
-                    continue
-                used.add(joint.path)
-                if other in seen:
-                    loops.append(joint.path)
-                    continue
-                seen.add(other)
-                tree.append((other, joint, body))
-                queue.append(other)
-    return tree, set(loops)
 
 
 def _pose(pose, mpu: float):
