@@ -52,6 +52,13 @@ LOOP_TYPES = {"revolute": REVOLUTE, "prismatic": PRISMATIC, "spherical": SPHERIC
 # a for transX, transY, transZ, rotX, rotY, rotZ; sim/kernels/constraints.py holds its rows)
 LOOP_D6 = 8
 
+# What a bound row (the distance_* arrays) bounds: a distance joint's anchor distance, or the
+# limit of a loop-closing hinge (the angle of side 1's frame about side 0's x axis) or slider (side
+# 1's anchor along side 0's x axis), the frames turned so that x is the joint's axis
+BOUND_DISTANCE = 0
+BOUND_ANGLE = 1
+BOUND_SLIDE = 2
+
 COLLIDER_SPHERE = 0
 COLLIDER_CAPSULE = 1
 COLLIDER_BOX = 2
@@ -142,13 +149,16 @@ class ArticulatedModel:
     loop_p_link_frame: np.ndarray = _empty(0, 2, 3)            # float64 [nloop, 2, 3] [m]
     loop_axis: np.ndarray = _empty(0, 3)                       # float64 [nloop, 3], in frame A
 
-    # Distance joints, shape [ndistance]: outside the tree (PhysX never articulates them), each
-    # keeps the distance between an anchor on link 0 (body0) and one on link 1 (body1) within
-    # [min, max] (-inf, inf where the joint authors no bound).
+    # Bound rows, shape [ndistance]: distance joints (outside the tree: PhysX never articulates
+    # them), each keeping the distance between an anchor on link 0 (body0) and one on link 1
+    # (body1) within [min, max] (-inf, inf where the joint authors no bound); then the limits of
+    # loop-closing hinges and sliders (distance_kind, BOUND_* above).
     distance_names: tuple[str, ...] = ()
     distance_link: np.ndarray = _empty(0, 2, dtype=np.int64)   # int64 [ndistance, 2], -1 = world
     distance_p_link_frame: np.ndarray = _empty(0, 2, 3)        # float64 [ndistance, 2, 3] [m]
-    distance_bounds: np.ndarray = _empty(0, 2)                 # float64 [ndistance, 2] [m]
+    distance_R_link_frame: np.ndarray = _empty(0, 2, 3, 3)     # float64 [ndistance, 2, 3, 3]
+    distance_bounds: np.ndarray = _empty(0, 2)                 # float64 [ndistance, 2] [m | rad]
+    distance_kind: np.ndarray = _empty(0, dtype=np.int64)      # int64 [ndistance], BOUND_*
 
     # Colliders, shape [ncollider]: primitives fixed to a link (-1 = the world). A capsule's axis
     # and a plane's normal are the collider frame's z axis.

@@ -23,7 +23,7 @@ from ..descriptors import Diagnostic, JointDesc, StageDescription
 from ..errors import InputError, UnsupportedFeature
 from .builder import Drive, ModelBuilder
 from .colliders import collider_arrays, without_start_overlaps
-from .constraints import coupling_arrays, distance_arrays, loop_arrays
+from .constraints import bound_arrays, coupling_arrays, distance_arrays, loop_arrays
 from .forest import spanning_forest
 from .initial_state import initial_q, initial_qd
 from .mass import body_mass_properties
@@ -108,8 +108,9 @@ def build_model(description: StageDescription, stage=None, *, contact: bool = Tr
     model = dataclasses.replace(model, q_initial=initial_q(model, q0_parts, tree, description, mpu))
     model = dataclasses.replace(model, qd_initial=initial_qd(model, tree, description, dynamic, mpu))
     names, dofs, coeffs, offsets, notes = coupling_arrays(model, description)
-    loops, loop_notes = loop_arrays(model, description, loop_joints)
-    distances, distance_notes = distance_arrays(model, description, distance_joints)
+    loops, loop_bounds, loop_notes = loop_arrays(model, description, loop_joints)
+    distance_rows, distance_notes = distance_arrays(model, description, distance_joints)
+    distances = bound_arrays(distance_rows + loop_bounds)
     colliders, collider_notes, approximate = ({}, [], []) if not contact else collider_arrays(
         description, model, [j for j in description.joints if j.enabled])
     model = dataclasses.replace(model, coupling_names=names, coupling_dof=dofs, coupling_coeff=coeffs,

@@ -25,7 +25,8 @@ import numpy as np
 
 from ..descriptors import Diagnostic, JointDesc, StageDescription
 from ..errors import UnsupportedFeature
-from .articulated import LOOP_D6, LOOP_TYPES
+from .. import units
+from .articulated import BOUND_ANGLE, BOUND_DISTANCE, BOUND_SLIDE, LOOP_D6, LOOP_TYPES
 from .rotation import quat_to_matrix
 
 _AXES = {"X": 0, "Y": 1, "Z": 2}
@@ -150,22 +151,57 @@ def _loop_kind(joint: JointDesc) -> tuple[str | None, str | None]:
                              "spherical or fixed joint, or disable it")
 
 
+# a rotation taking x to each axis: a loop hinge's or slider's frames turned so that its axis is x
+_TO_AXIS = {"X": np.eye(3), "Y": np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]),
+            "Z": np.array([[0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])}
+#: the limit a loop-closing joint's bound row holds: joint type -> (limit dof, bound kind)
+_LOOP_LIMITS = {"revolute": ("angular", BOUND_ANGLE), "prismatic": ("linear", BOUND_SLIDE)}
+
+
+def _loop_limit(joint: JointDesc, mpu: float):
+    """(bound kind, lower, upper) [rad | m] of a loop-closing hinge's or slider's enabled limit, or None."""
+    dof, kind = _LOOP_LIMITS.get(joint.type, (None, None))
+    limit = next((l for l in joint.limits if l.dof == dof and l.enabled), None)
+    if limit is None:
+        return None
+    to_si = units.deg_to_rad if kind == BOUND_ANGLE else (lambda x: x * mpu)
+    lower = to_si(limit.low) if math.isfinite(limit.low) else -math.inf
+    upper = to_si(limit.high) if math.isfinite(limit.high) else math.inf
+    if lower == -math.inf and upper == math.inf:
+        return None
+    return kind, lower, upper
+
+
+def _dropped(joint: JointDesc, simulated_limit: bool) -> Optional[str]:
+    """What a loop-closing joint carries that the simulator drops, or None."""
+    # a D6's locked axes (low > high) are what the closure holds; its ranges are not simulated
+    limits = [l for l in joint.limits if l.enabled and not (joint.type == "d6" and l.dof != "distance" and l.low > l.high)]
+    dropped_limits = bool(limits) and not simulated_limit
+    if joint.drives and dropped_limits:
+        return "drives and limits"
+    return "drives" if joint.drives else "limits" if dropped_limits else None
+
+
 def loop_arrays(model, description: StageDescription, loop_joints: list[JointDesc]):
-    """Loop-closure arrays (see ArticulatedModel) for joints left out of the tree."""
+    """Loop-closure arrays (see ArticulatedModel) for joints left out of the tree, and the bound
+    rows of the limits of loop-closing hinges and sliders (see bound_arrays)."""
     mpu = _mpu(description)
     types, links, Rs, ps, axes, notes = [], [], [], [], [], []
-    kept = []
+    kept, bounds = [], []
     for joint in loop_joints:
         kind, axis = _loop_kind(joint)
-        # a D6's locked axes (low > high) are what the closure holds; its ranges are not simulated
-        if joint.drives or any(l.enabled and not (joint.type == "d6" and l.dof != "distance" and l.low > l.high)
-                                  for l in joint.limits):
-            notes.append(Diagnostic("warning", joint.path, "drives and limits of a loop-closing joint are not "
+        limit = _loop_limit(joint, mpu) if kind in _LOOP_LIMITS else None
+        dropped = _dropped(joint, limit is not None)
+        if dropped:
+            notes.append(Diagnostic("warning", joint.path, f"{dropped} of a loop-closing joint are not "
                                     "simulated", "loop-joint-drive-ignored"))
         if kind is None:  # a D6 with every axis free holds nothing
             continue
         la, Ra, pa = _side_frame(model, description, joint.body0, joint.local_pose0, mpu)
         lb, Rb, pb = _side_frame(model, description, joint.body1, joint.local_pose1, mpu)
+        if limit is not None:
+            turn = _TO_AXIS[axis or "X"]
+            bounds.append((joint.path, (la, lb), (pa, pb), (Ra @ turn, Rb @ turn), limit[1:], limit[0]))
         types.append(LOOP_D6 + axis if kind == "d6" else LOOP_TYPES[kind])
         links.append((la, lb))
         Rs.append((Ra, Rb))
@@ -178,15 +214,15 @@ def loop_arrays(model, description: StageDescription, loop_joints: list[JointDes
                 loop_link=np.array(links, dtype=np.int64).reshape(n, 2),
                 loop_R_link_frame=np.array(Rs, dtype=float).reshape(n, 2, 3, 3),
                 loop_p_link_frame=np.array(ps, dtype=float).reshape(n, 2, 3),
-                loop_axis=np.array(axes, dtype=float).reshape(n, 3)), notes
+                loop_axis=np.array(axes, dtype=float).reshape(n, 3)), bounds, notes
 
 
 def distance_arrays(model, description: StageDescription, distance_joints: list[JointDesc]):
-    """Distance-joint arrays (see ArticulatedModel) and notes. A bound is read as PhysX reads it:
+    """Distance joints' bound rows (see bound_arrays) and notes. A bound is read as PhysX reads it:
     minDistance and maxDistance hold only when not negative (the schema's -1 is "no bound"); a
     joint with neither holds nothing and is left out. Bounds in metres."""
     mpu = _mpu(description)
-    names, links, anchors, bounds, notes = [], [], [], [], []
+    rows, notes = [], []
     for joint in distance_joints:
         limit = next((l for l in joint.limits if l.dof == "distance" and l.enabled), None)
         low, high = (limit.low, limit.high) if limit is not None else (-1.0, -1.0)
@@ -210,12 +246,18 @@ def distance_arrays(model, description: StageDescription, distance_joints: list[
             lower = upper
         la, _, pa = _side_frame(model, description, joint.body0, joint.local_pose0, mpu)
         lb, _, pb = _side_frame(model, description, joint.body1, joint.local_pose1, mpu)
-        names.append(joint.path)
-        links.append((la, lb))
-        anchors.append((pa, pb))
-        bounds.append((lower, upper))
-    n = len(names)
+        rows.append((joint.path, (la, lb), (pa, pb), (np.eye(3), np.eye(3)), (lower, upper), BOUND_DISTANCE))
+    return rows, notes
+
+
+def bound_arrays(rows) -> dict:
+    """The bound-row arrays of ArticulatedModel (distance_*) from rows (name, (link 0, link 1),
+    (anchor 0, anchor 1) [m], (frame 0, frame 1), (lower, upper) [m | rad], BOUND_* kind)."""
+    n = len(rows)
+    names, links, anchors, frames, bounds, kinds = zip(*rows) if rows else ((),) * 6
     return dict(distance_names=tuple(names),
                 distance_link=np.array(links, dtype=np.int64).reshape(n, 2),
                 distance_p_link_frame=np.array(anchors, dtype=float).reshape(n, 2, 3),
-                distance_bounds=np.array(bounds, dtype=float).reshape(n, 2)), notes
+                distance_R_link_frame=np.array(frames, dtype=float).reshape(n, 2, 3, 3),
+                distance_bounds=np.array(bounds, dtype=float).reshape(n, 2),
+                distance_kind=np.array(kinds, dtype=np.int64).reshape(n))

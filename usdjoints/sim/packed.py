@@ -42,7 +42,9 @@ class PackedModel:
     loop_axis: np.ndarray        # float64 [nloop, 3]
     dist_link: np.ndarray        # int64 [ndistance, 2]
     dist_anchor: np.ndarray      # float64 [ndistance, 2, 3] [m]
-    dist_bounds: np.ndarray      # float64 [ndistance, 2] [m]
+    dist_frame: np.ndarray       # float64 [ndistance, 2, 3, 3]
+    dist_bounds: np.ndarray      # float64 [ndistance, 2] [m | rad]
+    dist_kind: np.ndarray        # int64 [ndistance]
     col_type: np.ndarray         # int64 [ncollider]
     col_link: np.ndarray         # int64 [ncollider]
     col_R: np.ndarray            # float64 [ncollider, 3, 3]
@@ -71,11 +73,11 @@ class PackedModel:
                 self.loop_link, self.loop_R, self.loop_p, self.loop_axis)
 
     def limit_args(self):
-        """The distance joints (the kernels' ``limits``: kernels/limits.py), None when there is
-        no limit row at all (has_limit_rows)."""
+        """The bound rows: distance joints and loop-closing joints' limits (the kernels' ``limits``:
+        kernels/limits.py), None when there is no limit row at all (has_limit_rows)."""
         if not self.has_limit_rows():
             return None
-        return (self.dist_link, self.dist_anchor, self.dist_bounds)
+        return (self.dist_link, self.dist_anchor, self.dist_frame, self.dist_bounds, self.dist_kind)
 
     def contact_args(self, pair_allowance=None):
         """The colliders and the pairs that may touch (the kernels' ``contact``), None when no
@@ -113,7 +115,7 @@ class PackedModel:
 
     def has_limit_rows(self) -> bool:
         """True when some dof has a hard position limit (a finite bound and no soft-limit spring)
-        or a velocity limit, or the model has a distance joint: the rows of kernels/limits.py."""
+        or a velocity limit, or the model has a bound row (kernels/limits.py): the rows of kernels/limits.py."""
         d = self.dof_table
         hard = ((d[:, layout.DOF_Q_INDEX] >= 0) & (d[:, layout.DOF_LIMIT_STIFFNESS] == 0.0)
                 & ((d[:, layout.DOF_LOWER] > -np.inf) | (d[:, layout.DOF_UPPER] < np.inf)))
@@ -192,7 +194,9 @@ def pack(model: ArticulatedModel) -> PackedModel:
         loop_axis=_f64(model.loop_axis, (-1, 3)),
         dist_link=_i64(model.distance_link, (-1, 2)),
         dist_anchor=_f64(model.distance_p_link_frame, (-1, 2, 3)),
+        dist_frame=_f64(model.distance_R_link_frame, (-1, 2, 3, 3)),
         dist_bounds=_f64(model.distance_bounds, (-1, 2)),
+        dist_kind=_i64(model.distance_kind, (-1,)),
         col_type=_i64(model.collider_type, (-1,)),
         col_link=_i64(model.collider_link, (-1,)),
         col_R=_f64(model.collider_R_link, (-1, 3, 3)),

@@ -243,7 +243,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
       model: PackedModel.model_args(), the tree, its inertias and the bodies;
       constraints: PackedModel.constraint_args(), or None when there is no coupling or loop;
       contact: PackedModel.contact_args(), or None when no collision pair is simulated;
-      limits: PackedModel.limit_args(), the distance joints (limits.limit_impulses), or None
+      limits: PackedModel.limit_args(), the bound rows (limits.limit_impulses), or None
         when no dof has a hard position limit or a velocity limit and no distance joint;
       rk4: True for RK4, None for semi-implicit Euler;
       floating: True when a tree of several links has a free root (momentum.py keeps its

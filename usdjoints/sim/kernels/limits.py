@@ -251,9 +251,10 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
     the step's m_eq equality rows as constraints.factor_constraints left them (v is expected to
     meet them already); both solves keep them (see _solve_rows).
 
-    distances = (link int64 [nd, 2], anchor [nd, 2, 3] [m] in the links' frames (world for
-    link -1), bounds [nd, 2] = (min, max) [m], -inf and inf where unbounded): the distance
-    joints, each one row J[j] = d|p_B - p_A|/dv [nd, nv] (scratch), bounded as a limit is; S,
+    distances = (link int64 [nd, 2], anchor [nd, 2, 3] [m] and frame [nd, 2, 3, 3] in the links'
+    frames (world for link -1), bounds [nd, 2] = (min, max) [m | rad], -inf and inf where
+    unbounded, kind int64 [nd]): the distance joints and the limits of loop-closing hinges and
+    sliders, each one row J[j] [nd, nv] (scratch, see _distance_rows), bounded as a limit is; S,
     Rw, pw the motion subspaces and this step's link world poses (read only when nd > 0).
 
     Most steps of most robots have no bound active: the bounds are checked first, and the
@@ -362,16 +363,24 @@ def _bound_rows(k, x, lower, upper, h, lo, hi, lo_b, hi_b):
     return outside
 
 
+# the kinds of bound row (model/articulated.py's BOUND_*)
+BOUND_DISTANCE = 0
+BOUND_ANGLE = 1
+BOUND_SLIDE = 2
 # anchors closer than this [m] give the distance no direction: the row is left out that step
 DISTANCE_FLOOR = 1e-9
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def _distance_rows(link_table, S, Rw, pw, distances, h, J, nv, lo, hi, lo_b, hi_b):
-    """Each distance joint's row J[j] (the rate of its anchors' distance) and its intervals at
-    rows nv + j (see limit_impulses); True when some distance starts outside its bounds."""
-    dist_link, dist_anchor, dist_bounds = distances
-    ends = np.empty((3, 3))  # anchor A, anchor B, the unit direction A -> B (world)
+    """Each bound row's J[j] and its intervals at rows nv + j (see limit_impulses); True when
+    some row starts outside its bounds. A row is, by its kind (model/articulated.py BOUND_*), a
+    distance joint's anchor distance, a loop-closing hinge's angle (the rotation of side 1's
+    frame about side 0's x axis, the hinge axis) or a loop-closing slider's travel (side 1's
+    anchor along side 0's x axis)."""
+    dist_link, dist_anchor, dist_frame, dist_bounds, dist_kind = distances
+    ends = np.empty((3, 3))  # anchor A, anchor B, the row's unit direction (world)
+    axes = np.empty((2, 3, 3))  # each side's frame in the world (columns: its x, y, z axes)
     outside = False
     for j in range(J.shape[0]):
         k = nv + j
@@ -381,6 +390,7 @@ def _distance_rows(link_table, S, Rw, pw, distances, h, J, nv, lo, hi, lo_b, hi_
         hi_b[k] = math.inf
         for d in range(nv):
             J[j, d] = 0.0
+        kind = dist_kind[j]
         for side in range(2):
             link = dist_link[j, side]
             for a in range(3):
@@ -390,18 +400,41 @@ def _distance_rows(link_table, S, Rw, pw, distances, h, J, nv, lo, hi, lo_b, hi_
                     for b in range(3):
                         value += Rw[link, a, b] * dist_anchor[j, side, b]
                 ends[side, a] = value
-        length = 0.0
-        for a in range(3):
-            ends[2, a] = ends[1, a] - ends[0, a]
-            length += ends[2, a] * ends[2, a]
-        length = math.sqrt(length)
-        if not length > DISTANCE_FLOOR:
-            continue
-        for a in range(3):
-            ends[2, a] /= length
-        accumulate_jacobian(link_table, S, Rw, pw, dist_link[j, 1], ends[1], ends[2], False, 1.0, J[j])
-        accumulate_jacobian(link_table, S, Rw, pw, dist_link[j, 0], ends[0], ends[2], False, -1.0, J[j])
-        if _bound_rows(k, length, dist_bounds[j, 0], dist_bounds[j, 1], h, lo, hi, lo_b, hi_b):
+                for c in range(3):
+                    frame = dist_frame[j, side, a, c]
+                    if link >= 0:
+                        frame = 0.0
+                        for b in range(3):
+                            frame += Rw[link, a, b] * dist_frame[j, side, b, c]
+                    axes[side, a, c] = frame
+        if kind == BOUND_DISTANCE:
+            length = 0.0
+            for a in range(3):
+                ends[2, a] = ends[1, a] - ends[0, a]
+                length += ends[2, a] * ends[2, a]
+            value = math.sqrt(length)
+            if not value > DISTANCE_FLOOR:
+                continue
+            for a in range(3):
+                ends[2, a] /= value
+        else:
+            for a in range(3):
+                ends[2, a] = axes[0, a, 0]
+        if kind == BOUND_ANGLE:
+            # side 1's y axis in side 0's (y, z) plane: cos and sin of the hinge angle
+            cos_y = axes[0, 0, 1] * axes[1, 0, 1] + axes[0, 1, 1] * axes[1, 1, 1] + axes[0, 2, 1] * axes[1, 2, 1]
+            sin_y = axes[0, 0, 2] * axes[1, 0, 1] + axes[0, 1, 2] * axes[1, 1, 1] + axes[0, 2, 2] * axes[1, 2, 1]
+            value = math.atan2(sin_y, cos_y)
+            accumulate_jacobian(link_table, S, Rw, pw, dist_link[j, 1], ends[1], ends[2], True, 1.0, J[j])
+            accumulate_jacobian(link_table, S, Rw, pw, dist_link[j, 0], ends[0], ends[2], True, -1.0, J[j])
+        else:
+            if kind == BOUND_SLIDE:
+                value = 0.0
+                for a in range(3):
+                    value += ends[2, a] * (ends[1, a] - ends[0, a])
+            accumulate_jacobian(link_table, S, Rw, pw, dist_link[j, 1], ends[1], ends[2], False, 1.0, J[j])
+            accumulate_jacobian(link_table, S, Rw, pw, dist_link[j, 0], ends[0], ends[2], False, -1.0, J[j])
+        if _bound_rows(k, value, dist_bounds[j, 0], dist_bounds[j, 1], h, lo, hi, lo_b, hi_b):
             outside = True
     return outside
 
