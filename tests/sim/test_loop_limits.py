@@ -120,3 +120,25 @@ def test_the_rest_poses_agree_with_physx(tmp_path):
     physx = run_ovphysx_probe(slider, steps=1000, dt=1e-3)["joints"]
     ours = api.simulate(load_model(str(slider)), 1.0, 1e-3).q[-1, 0]
     assert abs(physx["/World/Rail"]["displacement"] - ours) < 5e-4
+
+
+def test_a_d6_hinge_closing_the_loop_keeps_its_range(tmp_path):
+    """An excluded D6 with every axis locked but rotY (a hinge about Y, as the loop holds it) and
+    rotY's range [-10, 10] deg: the rod rests on +10 deg, as on the revolute joint's limit."""
+    axes = ("transX", "transY", "transZ", "rotX", "rotY", "rotZ")
+    schemas = ", ".join(f'"PhysicsLimitAPI:{a}"' for a in axes)
+    ranges = "".join(f"        float limit:{a}:physics:low = {-10 if a == 'rotY' else 1}\n"
+                     f"        float limit:{a}:physics:high = {10 if a == 'rotY' else -1}\n" for a in axes)
+    held = f"""    def PhysicsJoint "Held" (prepend apiSchemas = [{schemas}])
+    {{
+        rel physics:body1 = </World/Rod>
+        point3f physics:localPos1 = (-0.5, 0, 0)
+{EXCLUDED}{ranges}    }}
+"""
+    rod = body("Rod", 1.0, (0.01, 1.0 / 12, 1.0 / 12), translate=(0.5, 0, 0))
+    path = tmp_path / "d6.usda"
+    path.write_text(stage(rod + _joint("Revolute", "Pivot", "Y", body1="Rod", pos1=(-0.5, 0, 0)) + held))
+    model = load_model(str(path))
+    assert model.loop_names == ("/World/Held",) and model.distance_names == ("/World/Held",)
+    assert "loop-joint-drive-ignored" not in {d.code for d in model.diagnostics}
+    assert abs(math.degrees(float(api.simulate(model, 1.0, 1e-3).q[-1, 0])) - 10.0) < 0.5

@@ -154,13 +154,16 @@ def _loop_kind(joint: JointDesc) -> tuple[str | None, str | None]:
 # a rotation taking x to each axis: a loop hinge's or slider's frames turned so that its axis is x
 _TO_AXIS = {"X": np.eye(3), "Y": np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]),
             "Z": np.array([[0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])}
-#: the limit a loop-closing joint's bound row holds: joint type -> (limit dof, bound kind)
-_LOOP_LIMITS = {"revolute": ("angular", BOUND_ANGLE), "prismatic": ("linear", BOUND_SLIDE)}
+#: the loop types whose limit a bound row holds: loop type -> (limit dof, D6 axis prefix, bound kind)
+_LOOP_LIMITS = {"revolute": ("angular", "rot", BOUND_ANGLE), "prismatic": ("linear", "trans", BOUND_SLIDE)}
 
 
-def _loop_limit(joint: JointDesc, mpu: float):
-    """(bound kind, lower, upper) [rad | m] of a loop-closing hinge's or slider's enabled limit, or None."""
-    dof, kind = _LOOP_LIMITS.get(joint.type, (None, None))
+def _loop_limit(joint: JointDesc, loop_kind: str, axis: str, mpu: float):
+    """(bound kind, lower, upper) [rad | m] of the enabled limit of a loop-closing hinge or
+    slider (a revolute or prismatic joint, or a D6 whose one free axis makes it one), or None."""
+    dof, prefix, kind = _LOOP_LIMITS[loop_kind]
+    if joint.type == "d6":
+        dof = prefix + (axis or "X")
     limit = next((l for l in joint.limits if l.dof == dof and l.enabled), None)
     if limit is None:
         return None
@@ -190,8 +193,9 @@ def loop_arrays(model, description: StageDescription, loop_joints: list[JointDes
     kept, bounds = [], []
     for joint in loop_joints:
         kind, axis = _loop_kind(joint)
-        limit = _loop_limit(joint, mpu) if kind in _LOOP_LIMITS else None
-        dropped = _dropped(joint, limit is not None)
+        limit = _loop_limit(joint, kind, axis, mpu) if kind in _LOOP_LIMITS else None
+        # a hinge's or slider's limit is a bound row, or holds nothing (both bounds infinite)
+        dropped = _dropped(joint, kind in _LOOP_LIMITS)
         if dropped:
             notes.append(Diagnostic("warning", joint.path, f"{dropped} of a loop-closing joint are not "
                                     "simulated", "loop-joint-drive-ignored"))
