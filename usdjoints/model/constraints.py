@@ -27,6 +27,7 @@ from ..descriptors import Diagnostic, JointDesc, StageDescription
 from ..errors import UnsupportedFeature
 from .. import units
 from .articulated import BOUND_ANGLE, BOUND_DISTANCE, BOUND_SLIDE, LOOP_D6, LOOP_TYPES
+from .forest import ranges
 from .rotation import quat_to_matrix
 
 _AXES = {"X": 0, "Y": 1, "Z": 2}
@@ -177,9 +178,7 @@ def _loop_limit(joint: JointDesc, loop_kind: str, axis: str, mpu: float):
 
 def _dropped(joint: JointDesc, simulated_limit: bool) -> Optional[str]:
     """What a loop-closing joint carries that the simulator drops, or None."""
-    # a D6's locked axes (low > high) are what the closure holds; its ranges are not simulated
-    limits = [l for l in joint.limits if l.enabled and not (joint.type == "d6" and l.dof != "distance" and l.low > l.high)]
-    dropped_limits = bool(limits) and not simulated_limit
+    dropped_limits = bool(ranges(joint)) and not simulated_limit
     if joint.drives and dropped_limits:
         return "drives and limits"
     return "drives" if joint.drives else "limits" if dropped_limits else None

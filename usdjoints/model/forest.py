@@ -41,10 +41,14 @@ def coupled_joints(description: StageDescription) -> set[str]:
 def carries(joint: JointDesc, coupled: set[str]) -> bool:
     """Whether ``joint`` carries what only the tree simulates: a drive, an enabled limit (a D6's
     locked axes are what a closure holds, so they do not count) or a coupling."""
-    if joint.path in coupled or joint.drives:
-        return True
-    return any(l.enabled and not (joint.type == "d6" and l.dof != "distance" and l.low > l.high)
-               for l in joint.limits)
+    return joint.path in coupled or bool(joint.drives) or bool(ranges(joint))
+
+
+def ranges(joint: JointDesc) -> list:
+    """The enabled limits of ``joint`` that bound a motion: a D6's locked axes (low > high) are
+    what a closure holds, not ranges."""
+    return [l for l in joint.limits
+            if l.enabled and not (joint.type == "d6" and l.dof != "distance" and l.low > l.high)]
 
 
 def spanning_forest(description: StageDescription, joints: list[JointDesc], dynamic: dict):
@@ -86,14 +90,12 @@ def spanning_forest(description: StageDescription, joints: list[JointDesc], dyna
         else:
             graph, root = bodies, members[0]
             in_tree = _breadth_first_edges(graph, root)
-        closing = [joint for body in graph for joint, _ in graph[body] if joint.path not in in_tree]
-        closing = list({joint.path: joint for joint in closing}.values())
-        for joint in closing:
-            if carries(joint, coupled):
+        component = {joint.path: joint for body in graph for joint, _ in graph[body]}
+        for path, joint in component.items():
+            if path not in in_tree and carries(joint, coupled):
                 _trade_places(joint, in_tree, graph, root, ends, coupled)
         tree.extend(_tree_entries(graph, root, in_tree))
-        loops.extend(joint.path for joint in {j.path: j for b in graph for j, _ in graph[b]}.values()
-                     if joint.path not in in_tree)
+        loops.extend(path for path in component if path not in in_tree)
     return tree, set(loops)
 
 

@@ -400,6 +400,8 @@ def _distance_rows(link_table, S, Rw, pw, distances, h, J, nv, lo, hi, lo_b, hi_
                     for b in range(3):
                         value += Rw[link, a, b] * dist_anchor[j, side, b]
                 ends[side, a] = value
+                if kind == BOUND_DISTANCE:
+                    continue  # a distance row reads no frame
                 for c in range(3):
                     frame = dist_frame[j, side, a, c]
                     if link >= 0:
