@@ -92,18 +92,6 @@ def test_excluded_slider_limit_holds_a_falling_box(tmp_path):
     assert float(trajectory.q[:, 0].min()) > -0.2 - 5e-4
 
 
-def test_a_loop_joints_drive_is_still_reported(tmp_path):
-    rod = body("Rod", 1.0, (0.01, 1.0 / 12, 1.0 / 12), translate=(0.5, 0, 0))
-    pivot = _joint("Revolute", "Pivot", "Y", body1="Rod", pos1=(-0.5, 0, 0))
-    held = _joint("Revolute", "Held", "Y", body1="Rod", pos1=(-0.5, 0, 0), extra=EXCLUDED).replace(
-        '"Held"', '"Held" (prepend apiSchemas = ["PhysicsDriveAPI:angular"])').replace(
-        EXCLUDED, EXCLUDED + "        float drive:angular:physics:damping = 1\n")
-    path = tmp_path / "driven.usda"
-    path.write_text(stage(rod + pivot + held))
-    notes = [d for d in load_model(str(path)).diagnostics if d.code == "loop-joint-drive-ignored"]
-    assert [d.message for d in notes] == ["drives of a loop-closing joint are not simulated"]
-
-
 @pytest.mark.oracle
 def test_the_rest_poses_agree_with_physx(tmp_path):
     """ovphysx 0.7, 1,000 steps of 1 ms on the reversed rod (-20, 5) and on the slider: the joint

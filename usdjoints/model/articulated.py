@@ -58,6 +58,15 @@ LOOP_D6 = 8
 BOUND_DISTANCE = 0
 BOUND_ANGLE = 1
 BOUND_SLIDE = 2
+# A bound row's drive (distance_drive's columns): a loop-closing hinge's or slider's drive on its
+# axis, in SI and radians, type DRIVE_NONE (no drive), DRIVE_FORCE or DRIVE_ACCELERATION
+ROW_DRIVE_TYPE = 0
+ROW_DRIVE_STIFFNESS = 1
+ROW_DRIVE_DAMPING = 2
+ROW_DRIVE_MAX_FORCE = 3
+ROW_DRIVE_TARGET_POSITION = 4
+ROW_DRIVE_TARGET_VELOCITY = 5
+ROW_DRIVE_COLUMNS = 6
 
 COLLIDER_SPHERE = 0
 COLLIDER_CAPSULE = 1
@@ -151,14 +160,16 @@ class ArticulatedModel:
 
     # Bound rows, shape [ndistance]: distance joints (outside the tree: PhysX never articulates
     # them), each keeping the distance between an anchor on link 0 (body0) and one on link 1
-    # (body1) within [min, max] (-inf, inf where the joint authors no bound); then the limits of
-    # loop-closing hinges and sliders (distance_kind, BOUND_* above).
+    # (body1) within [min, max] (-inf, inf where the joint authors no bound); then the limits and
+    # drives of loop-closing hinges and sliders (distance_kind, BOUND_* above; distance_drive,
+    # ROW_DRIVE_*: DRIVE_NONE for a row without a drive).
     distance_names: tuple[str, ...] = ()
     distance_link: np.ndarray = _empty(0, 2, dtype=np.int64)   # int64 [ndistance, 2], -1 = world
     distance_p_link_frame: np.ndarray = _empty(0, 2, 3)        # float64 [ndistance, 2, 3] [m]
     distance_R_link_frame: np.ndarray = _empty(0, 2, 3, 3)     # float64 [ndistance, 2, 3, 3]
     distance_bounds: np.ndarray = _empty(0, 2)                 # float64 [ndistance, 2] [m | rad]
     distance_kind: np.ndarray = _empty(0, dtype=np.int64)      # int64 [ndistance], BOUND_*
+    distance_drive: np.ndarray = _empty(0, 6)                  # float64 [ndistance, ROW_DRIVE_COLUMNS]
 
     # Colliders, shape [ncollider]: primitives fixed to a link (-1 = the world). A capsule's axis
     # and a plane's normal are the collider frame's z axis.

@@ -21,8 +21,9 @@ from .. import units
 from ..args import bool_arg
 from ..descriptors import Diagnostic, JointDesc, StageDescription
 from ..errors import InputError, UnsupportedFeature
-from .builder import Drive, ModelBuilder
+from .builder import ModelBuilder
 from .colliders import collider_arrays, without_start_overlaps
+from .drives import drive_si, is_rotational
 from .constraints import bound_arrays, coupling_arrays, distance_arrays, loop_arrays
 from .forest import spanning_forest
 from .initial_state import initial_q, initial_qd
@@ -191,17 +192,13 @@ def _d6_free_axes(joint: JointDesc) -> tuple[str, ...]:
     return tuple(a for a in _D6_TRANSLATIONS + _D6_ROTATIONS if a not in locked)
 
 
-def _is_rotational(dof: str) -> bool:
-    return dof in ("angular", "rotX", "rotY", "rotZ")
-
-
 def _limits_and_drives(joint: JointDesc, dofs: tuple[str, ...], mpu: float, kpu: float) -> dict:
     limits = {l.dof: l for l in joint.limits}
     drives = {d.dof: d for d in joint.drives}
     lower, upper, drive_list = [], [], []
     for dof in dofs:
         limit = limits.get(dof)
-        rotational = _is_rotational(dof)
+        rotational = is_rotational(dof)
         if limit is not None and limit.enabled:
             to_si = units.deg_to_rad if rotational else (lambda x: x * mpu)
             lower.append(to_si(limit.low) if math.isfinite(limit.low) else -math.inf)
@@ -210,32 +207,8 @@ def _limits_and_drives(joint: JointDesc, dofs: tuple[str, ...], mpu: float, kpu:
             lower.append(-math.inf)
             upper.append(math.inf)
         drive = drives.get(dof)
-        drive_list.append(None if drive is None else _drive(drive, rotational, mpu, kpu))
+        drive_list.append(None if drive is None else drive_si(drive, rotational, mpu, kpu))
     return {"lower": lower, "upper": upper, "drive": drive_list}
-
-
-def _drive(drive, rotational: bool, mpu: float, kpu: float) -> Drive:
-    if drive.type == "acceleration":
-        # acceleration drives carry gains per unit of inertia: only the angle unit converts
-        gain = units.angular_gain_per_deg_to_per_rad if rotational else (lambda g: g)
-        stiffness, damping = gain(drive.stiffness), gain(drive.damping)
-    elif rotational:
-        stiffness = units.angular_gain_to_si(drive.stiffness, mpu, kpu)
-        damping = units.angular_gain_to_si(drive.damping, mpu, kpu)
-    else:
-        stiffness = units.linear_stiffness_to_si(drive.stiffness, kpu)
-        damping = units.linear_stiffness_to_si(drive.damping, kpu)
-    if rotational:
-        max_force = units.torque_to_newton_meters(drive.max_force, mpu, kpu)
-        target, velocity = units.deg_to_rad(drive.target_position), units.deg_to_rad(drive.target_velocity)
-    else:
-        max_force = units.force_to_newtons(drive.max_force, mpu, kpu)
-        target, velocity = drive.target_position * mpu, drive.target_velocity * mpu
-    # UsdPhysics' parser reads every drive type but "acceleration" (a token outside allowedTokens
-    # as well) as a force drive
-    kind = "acceleration" if drive.type == "acceleration" else "force"
-    return Drive(type=kind, stiffness=stiffness, damping=damping, max_force=max_force,
-                 target_position=target, target_velocity=velocity)
 
 
 def _passive(joint: JointDesc, dofs: tuple[str, ...], mpu: float, kpu: float) -> dict:
@@ -243,7 +216,7 @@ def _passive(joint: JointDesc, dofs: tuple[str, ...], mpu: float, kpu: float) ->
     out = {"armature": [], "damping": [], "friction_loss": [], "velocity_limit": []}
     for dof in dofs:
         prefix = f"physxJointAxis:{dof}:"
-        rotational = _is_rotational(dof)
+        rotational = is_rotational(dof)
 
         def column(name, default=0.0):
             resolved = joint.columns.get(prefix + name)

@@ -26,7 +26,12 @@ import numpy as np
 from ..descriptors import Diagnostic, JointDesc, StageDescription
 from ..errors import UnsupportedFeature
 from .. import units
-from .articulated import BOUND_ANGLE, BOUND_DISTANCE, BOUND_SLIDE, LOOP_D6, LOOP_TYPES
+from .articulated import (
+    BOUND_ANGLE, BOUND_DISTANCE, BOUND_SLIDE, DRIVE_TYPES, LOOP_D6, LOOP_TYPES, ROW_DRIVE_COLUMNS,
+    ROW_DRIVE_DAMPING, ROW_DRIVE_MAX_FORCE, ROW_DRIVE_STIFFNESS, ROW_DRIVE_TARGET_POSITION,
+    ROW_DRIVE_TARGET_VELOCITY, ROW_DRIVE_TYPE,
+)
+from .drives import drive_si
 from .forest import ranges
 from .rotation import quat_to_matrix
 
@@ -159,12 +164,17 @@ _TO_AXIS = {"X": np.eye(3), "Y": np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0
 _LOOP_LIMITS = {"revolute": ("angular", "rot", BOUND_ANGLE), "prismatic": ("linear", "trans", BOUND_SLIDE)}
 
 
-def _loop_limit(joint: JointDesc, loop_kind: str, axis: str, mpu: float):
+def _loop_dof(joint: JointDesc, loop_kind: str, axis: Optional[str]) -> str:
+    """The limit and drive dof of a loop-closing hinge or slider (a D6's one free axis)."""
+    dof, prefix, _ = _LOOP_LIMITS[loop_kind]
+    return prefix + (axis or "X") if joint.type == "d6" else dof
+
+
+def _loop_limit(joint: JointDesc, loop_kind: str, axis: Optional[str], mpu: float):
     """(bound kind, lower, upper) [rad | m] of the enabled limit of a loop-closing hinge or
     slider (a revolute or prismatic joint, or a D6 whose one free axis makes it one), or None."""
-    dof, prefix, kind = _LOOP_LIMITS[loop_kind]
-    if joint.type == "d6":
-        dof = prefix + (axis or "X")
+    kind = _LOOP_LIMITS[loop_kind][2]
+    dof = _loop_dof(joint, loop_kind, axis)
     limit = next((l for l in joint.limits if l.dof == dof and l.enabled), None)
     if limit is None:
         return None
@@ -176,9 +186,35 @@ def _loop_limit(joint: JointDesc, loop_kind: str, axis: str, mpu: float):
     return kind, lower, upper
 
 
-def _dropped(joint: JointDesc, simulated_limit: bool) -> Optional[str]:
-    """What a loop-closing joint carries that the simulator drops, or None."""
-    dropped_limits = bool(ranges(joint)) and not simulated_limit
+def _loop_drive(joint: JointDesc, loop_kind: str, axis: Optional[str], mpu: float, kpu: float):
+    """The row drive (ROW_DRIVE_* columns, SI) of a loop-closing hinge's or slider's drive on its
+    axis, or None when it has none or one that exerts nothing (no stiffness and no damping).
+    PhysX drives such a joint (a maximal-coordinate joint outside the articulation) as it drives
+    an articulation joint: force = stiffness (target - position) + damping (target velocity -
+    velocity), bounded by maxForce."""
+    dof = _loop_dof(joint, loop_kind, axis)
+    drive = next((d for d in joint.drives if d.dof == dof), None)
+    if drive is None:
+        return None
+    si = drive_si(drive, _LOOP_LIMITS[loop_kind][2] == BOUND_ANGLE, mpu, kpu)
+    if not (si.stiffness > 0.0 or si.damping > 0.0):
+        return None
+    row = np.zeros(ROW_DRIVE_COLUMNS)
+    row[ROW_DRIVE_TYPE] = DRIVE_TYPES[si.type]
+    row[ROW_DRIVE_STIFFNESS] = si.stiffness
+    row[ROW_DRIVE_DAMPING] = si.damping
+    row[ROW_DRIVE_MAX_FORCE] = si.max_force
+    row[ROW_DRIVE_TARGET_POSITION] = si.target_position
+    row[ROW_DRIVE_TARGET_VELOCITY] = si.target_velocity
+    return row
+
+
+def _dropped(joint: JointDesc, simulated: bool) -> Optional[str]:
+    """What a loop-closing joint carries that the simulator drops, or None: a hinge's or
+    slider's limit and drive on its axis are simulated (``simulated``), a ball's or D6's not."""
+    if simulated:
+        return None
+    dropped_limits = bool(ranges(joint))
     if joint.drives and dropped_limits:
         return "drives and limits"
     return "drives" if joint.drives else "limits" if dropped_limits else None
@@ -186,14 +222,17 @@ def _dropped(joint: JointDesc, simulated_limit: bool) -> Optional[str]:
 
 def loop_arrays(model, description: StageDescription, loop_joints: list[JointDesc]):
     """Loop-closure arrays (see ArticulatedModel) for joints left out of the tree, and the bound
-    rows of the limits of loop-closing hinges and sliders (see bound_arrays)."""
+    rows of the limits and drives of loop-closing hinges and sliders (see bound_arrays)."""
     mpu = _mpu(description)
+    kpu = float(description.units.kilograms_per_unit.value)
     types, links, Rs, ps, axes, notes = [], [], [], [], [], []
     kept, bounds = [], []
     for joint in loop_joints:
         kind, axis = _loop_kind(joint)
-        limit = _loop_limit(joint, kind, axis, mpu) if kind in _LOOP_LIMITS else None
-        # a hinge's or slider's limit is a bound row, or holds nothing (both bounds infinite)
+        limit = drive = None
+        if kind in _LOOP_LIMITS:  # a bound row, or nothing (no drive, both bounds infinite)
+            limit = _loop_limit(joint, kind, axis, mpu)
+            drive = _loop_drive(joint, kind, axis, mpu, kpu)
         dropped = _dropped(joint, kind in _LOOP_LIMITS)
         if dropped:
             notes.append(Diagnostic("warning", joint.path, f"{dropped} of a loop-closing joint are not "
@@ -202,9 +241,11 @@ def loop_arrays(model, description: StageDescription, loop_joints: list[JointDes
             continue
         la, Ra, pa = _side_frame(model, description, joint.body0, joint.local_pose0, mpu)
         lb, Rb, pb = _side_frame(model, description, joint.body1, joint.local_pose1, mpu)
-        if limit is not None:
+        if limit is not None or drive is not None:
             turn = _TO_AXIS[axis or "X"]
-            bounds.append((joint.path, (la, lb), (pa, pb), (Ra @ turn, Rb @ turn), limit[1:], limit[0]))
+            interval = limit[1:] if limit is not None else (-math.inf, math.inf)
+            bounds.append((joint.path, (la, lb), (pa, pb), (Ra @ turn, Rb @ turn), interval,
+                           _LOOP_LIMITS[kind][2], drive))
         types.append(LOOP_D6 + axis if kind == "d6" else LOOP_TYPES[kind])
         links.append((la, lb))
         Rs.append((Ra, Rb))
@@ -249,18 +290,22 @@ def distance_arrays(model, description: StageDescription, distance_joints: list[
             lower = upper
         la, _, pa = _side_frame(model, description, joint.body0, joint.local_pose0, mpu)
         lb, _, pb = _side_frame(model, description, joint.body1, joint.local_pose1, mpu)
-        rows.append((joint.path, (la, lb), (pa, pb), (np.eye(3), np.eye(3)), (lower, upper), BOUND_DISTANCE))
+        rows.append((joint.path, (la, lb), (pa, pb), (np.eye(3), np.eye(3)), (lower, upper), BOUND_DISTANCE,
+                     None))
     return rows, notes
 
 
 def bound_arrays(rows) -> dict:
     """The bound-row arrays of ArticulatedModel (distance_*) from rows (name, (link 0, link 1),
-    (anchor 0, anchor 1) [m], (frame 0, frame 1), (lower, upper) [m | rad], BOUND_* kind)."""
+    (anchor 0, anchor 1) [m], (frame 0, frame 1), (lower, upper) [m | rad], BOUND_* kind, drive
+    (ROW_DRIVE_* columns, or None))."""
     n = len(rows)
-    names, links, anchors, frames, bounds, kinds = zip(*rows) if rows else ((),) * 6
+    names, links, anchors, frames, bounds, kinds, drives = zip(*rows) if rows else ((),) * 7
+    drives = [np.zeros(ROW_DRIVE_COLUMNS) if d is None else d for d in drives]
     return dict(distance_names=tuple(names),
                 distance_link=np.array(links, dtype=np.int64).reshape(n, 2),
                 distance_p_link_frame=np.array(anchors, dtype=float).reshape(n, 2, 3),
                 distance_R_link_frame=np.array(frames, dtype=float).reshape(n, 2, 3, 3),
                 distance_bounds=np.array(bounds, dtype=float).reshape(n, 2),
-                distance_kind=np.array(kinds, dtype=np.int64).reshape(n))
+                distance_kind=np.array(kinds, dtype=np.int64).reshape(n),
+                distance_drive=np.array(drives, dtype=float).reshape(n, ROW_DRIVE_COLUMNS))

@@ -45,6 +45,7 @@ class PackedModel:
     dist_frame: np.ndarray       # float64 [ndistance, 2, 3, 3]
     dist_bounds: np.ndarray      # float64 [ndistance, 2] [m | rad]
     dist_kind: np.ndarray        # int64 [ndistance]
+    dist_drive: np.ndarray       # float64 [ndistance, ROW_DRIVE_COLUMNS] (model/articulated.py)
     col_type: np.ndarray         # int64 [ncollider]
     col_link: np.ndarray         # int64 [ncollider]
     col_R: np.ndarray            # float64 [ncollider, 3, 3]
@@ -73,11 +74,12 @@ class PackedModel:
                 self.loop_link, self.loop_R, self.loop_p, self.loop_axis)
 
     def limit_args(self):
-        """The bound rows: distance joints and loop-closing joints' limits (the kernels' ``limits``:
-        kernels/limits.py), None when there is no limit row at all (has_limit_rows)."""
+        """The bound rows: distance joints and loop-closing joints' limits and drives (the kernels'
+        ``limits``: kernels/limits.py), None when there is no limit row at all (has_limit_rows)."""
         if not self.has_limit_rows():
             return None
-        return (self.dist_link, self.dist_anchor, self.dist_frame, self.dist_bounds, self.dist_kind)
+        return (self.dist_link, self.dist_anchor, self.dist_frame, self.dist_bounds, self.dist_kind,
+                self.dist_drive)
 
     def contact_args(self, pair_allowance=None):
         """The colliders and the pairs that may touch (the kernels' ``contact``), None when no
@@ -197,6 +199,7 @@ def pack(model: ArticulatedModel) -> PackedModel:
         dist_frame=_f64(model.distance_R_link_frame, (-1, 2, 3, 3)),
         dist_bounds=_f64(model.distance_bounds, (-1, 2)),
         dist_kind=_i64(model.distance_kind, (-1,)),
+        dist_drive=_f64(model.distance_drive, (-1, 6)),
         col_type=_i64(model.collider_type, (-1,)),
         col_link=_i64(model.collider_link, (-1,)),
         col_R=_f64(model.collider_R_link, (-1, 3, 3)),

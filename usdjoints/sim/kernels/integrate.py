@@ -298,7 +298,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
         nd = limits[0].shape[0]
     n_lim = nv + nd
     lim_work = (np.full(n_lim, -math.inf), np.full(n_lim, math.inf), np.empty(n_lim),
-                np.empty(n_lim), np.empty(n_lim), np.empty(n_lim), np.empty(nv))
+                np.empty(n_lim), np.empty(n_lim), np.empty(n_lim), np.empty(n_lim), np.empty(n_lim),
+                np.empty(nv))
     if contact is not None:
         (col_type, col_link, col_R, col_p, col_size, hull_rows, hull_index, col_friction, col_restitution, pairs,
          pair_allowance) = contact
@@ -406,8 +407,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                     project_out(G, Y, A, m, qd, lam)
                 if limits is not None:  # in the loops' constrained metric: they stay closed
                     biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
-                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, Rw,
-                                            pw, limits, lim_J)
+                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, I6, Rw,
+                                            pw, limits, lim_J, dt)
                 if contact is not None:
                     collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
                     n_contacts = detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, pc, pairs,
@@ -426,8 +427,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                             # steps) keeps the last word on the velocity with the loops' metric
                             biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt,
                                                     lim_work, lim_iwork, lim_C, lim_A, qd,
-                                                    lim_bias, G, Y, A, m, lam, S, Rw, pw, limits,
-                                                    lim_J)
+                                                    lim_bias, G, Y, A, m, lam, S, I6, Rw, pw, limits,
+                                                    lim_J, 0.0)
                 integrate_configuration(link_table, I6, q, qd, dt, q)
                 if any_lone:
                     world_frame_velocity(link_table, I6, lone, v_start, dt, qd, True)
@@ -476,8 +477,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                                             loop_axis, q, Rw, pw, G, c)
                         factor_constraints(dof_parent, M, G, m, Y, A)
                     biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
-                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, Rw,
-                                            pw, limits, lim_J)
+                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, I6, Rw,
+                                            pw, limits, lim_J, dt)
                     if biased:
                         _limit_correction(model, lim_free, lim_tied, nd > 0, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
                                           lim_R, q, qd)

@@ -241,10 +241,11 @@ def _cholesky_solve(A, n, b):
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, A, v, bias,
-                   G, Y, A_eq, m_eq, lam_eq, S, Rw, pw, distances, J):
+                   G, Y, A_eq, m_eq, lam_eq, S, I6, Rw, pw, distances, J, drive_h):
     """Apply the limit impulses to v [nv] in place and write the position-only bias velocity
     [nv] (see the module docstring); returns True when the bias is not zero. LD holds the
-    factor of the step's inertia; work = (lo, hi, lam, lo_b, hi_b, rhs [nv + nd], column [nv])
+    factor of the step's inertia; work = (lo, hi, lam, lo_b, hi_b, rhs, value, inertia [nv + nd],
+    column [nv])
     and iwork = (slot_of, rows, side) int64 [nv + nd] vectors (vectors, not rows of one array:
     each row view would cost a reference count per step), C [nv + nd, nv] and A [nv + nd,
     nv + nd] are scratch; lo and hi are left holding each row's velocity interval. G, Y, A_eq:
@@ -253,15 +254,18 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
 
     distances = (link int64 [nd, 2], anchor [nd, 2, 3] [m] and frame [nd, 2, 3, 3] in the links'
     frames (world for link -1), bounds [nd, 2] = (min, max) [m | rad], -inf and inf where
-    unbounded, kind int64 [nd]): the distance joints and the limits of loop-closing hinges and
-    sliders, each one row J[j] [nd, nv] (scratch, see _distance_rows), bounded as a limit is; S,
-    Rw, pw the motion subspaces and this step's link world poses (read only when nd > 0).
+    unbounded, kind int64 [nd], drive [nd, ROW_DRIVE_COLUMNS]): the distance joints and the limits
+    and drives of loop-closing hinges and sliders, each one row J[j] [nd, nv] (scratch, see
+    _distance_rows), bounded as a limit is; S, I6, Rw, pw the motion subspaces, the links' spatial
+    inertias and this step's link world poses (read only when nd > 0). drive: True on the step's first call, which applies the
+    rows' drives (drive_impulses) before the bounds are solved; later calls of the same step
+    (after the contacts) only hold the bounds.
 
     Most steps of most robots have no bound active: the bounds are checked first, and the
     active-set solve (and its columns of H^-1) runs only when some velocity is outside them."""
     nv = v.shape[0]
     nd = J.shape[0]
-    lo, hi, lam, lo_b, hi_b, rhs, column = work
+    lo, hi, lam, lo_b, hi_b, rhs, value, inertia, column = work
     slot_of, rows, side = iwork
     outside = False
     for k in range(nv):
@@ -283,8 +287,12 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
                        lo_b, hi_b):
             outside = True
     if nd > 0:
-        if _distance_rows(link_table, S, Rw, pw, distances, h, J, nv, lo, hi, lo_b, hi_b):
+        if _distance_rows(link_table, S, I6, Rw, pw, distances, h, J, nv, lo, hi, lo_b, hi_b, value,
+                          inertia):
             outside = True
+        if drive_h > 0.0:
+            drive_impulses(dof_parent, LD, J, distances[4], distances[5], value, inertia, drive_h, v,
+                           C, A, rhs, lam, column, rows, side, G, Y, A_eq, m_eq, lam_eq)
     if outside:
         active = True
     else:
@@ -372,14 +380,17 @@ DISTANCE_FLOOR = 1e-9
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def _distance_rows(link_table, S, Rw, pw, distances, h, J, nv, lo, hi, lo_b, hi_b):
-    """Each bound row's J[j] and its intervals at rows nv + j (see limit_impulses); True when
-    some row starts outside its bounds. A row is, by its kind (model/articulated.py BOUND_*), a
-    distance joint's anchor distance, a loop-closing hinge's angle (the rotation of side 1's
-    frame about side 0's x axis, the hinge axis) or a loop-closing slider's travel (side 1's
-    anchor along side 0's x axis)."""
-    dist_link, dist_anchor, dist_frame, dist_bounds, dist_kind = distances
+def _distance_rows(link_table, S, I6, Rw, pw, distances, h, J, nv, lo, hi, lo_b, hi_b, values,
+                   inertia):
+    """Each bound row's J[j], its value at values[nv + j] (nan for a row left out this step) and
+    its intervals at rows nv + j (see limit_impulses); True when some row starts outside its
+    bounds. A row with an acceleration drive gets its free-body inertia at inertia[nv + j]
+    (_free_inertia). A row is, by its kind (model/articulated.py BOUND_*), a distance joint's anchor
+    distance, a loop-closing hinge's angle (the rotation of side 1's frame about side 0's x axis,
+    the hinge axis) or a loop-closing slider's travel (side 1's anchor along side 0's x axis)."""
+    dist_link, dist_anchor, dist_frame, dist_bounds, dist_kind, dist_drive = distances
     ends = np.empty((3, 3))  # anchor A, anchor B, the row's unit direction (world)
+    M6 = np.empty((6, 7))    # a link's spatial inertia and a right-hand side (_free_inertia)
     axes = np.empty((2, 3, 3))  # each side's frame in the world (columns: its x, y, z axes)
     outside = False
     for j in range(J.shape[0]):
@@ -388,6 +399,7 @@ def _distance_rows(link_table, S, Rw, pw, distances, h, J, nv, lo, hi, lo_b, hi_
         hi[k] = math.inf
         lo_b[k] = -math.inf
         hi_b[k] = math.inf
+        values[k] = math.nan
         for d in range(nv):
             J[j, d] = 0.0
         kind = dist_kind[j]
@@ -436,9 +448,170 @@ def _distance_rows(link_table, S, Rw, pw, distances, h, J, nv, lo, hi, lo_b, hi_
                     value += ends[2, a] * (ends[1, a] - ends[0, a])
             accumulate_jacobian(link_table, S, Rw, pw, dist_link[j, 1], ends[1], ends[2], False, 1.0, J[j])
             accumulate_jacobian(link_table, S, Rw, pw, dist_link[j, 0], ends[0], ends[2], False, -1.0, J[j])
+        values[k] = value
+        if int(dist_drive[j, ROW_DRIVE_TYPE]) == DRIVE_ACCELERATION:
+            inertia[k] = _free_inertia(I6, Rw, pw, dist_link[j], ends, kind == BOUND_ANGLE, M6)
         if _bound_rows(k, value, dist_bounds[j, 0], dist_bounds[j, 1], h, lo, hi, lo_b, hi_b):
             outside = True
     return outside
+
+
+@njit(cache=True, fastmath=FMA, **INTERNAL)
+def _free_inertia(I6, Rw, pw, links, ends, angular, M6):
+    """1 / (sum over the row's two links of j^T I6^-1 j): the inertia a bound row (direction
+    ends[2] at the anchors ends[0], ends[1], world) sees from its two links as free bodies, the
+    rest of the articulation ignored; 0 when a link has no invertible inertia. j is the row in the
+    link's coordinates, angular part first as I6: (a, 0) for a hinge's angle, (d x a, a) for a
+    translation at the anchor d from the link's origin. This is the scale PhysX gives an
+    acceleration drive of a joint outside the articulation (measured with ovphysx 0.7, see
+    tests/sim/test_loop_drives.py)."""
+    response = 0.0
+    for side in range(2):
+        link = links[side]
+        if link < 0:
+            continue  # the world moves nothing
+        a = np.empty(3)
+        d = np.empty(3)
+        for c in range(3):
+            a[c] = 0.0
+            d[c] = 0.0
+            for b in range(3):
+                a[c] += Rw[link, b, c] * ends[2, b]
+                d[c] += Rw[link, b, c] * (ends[side, b] - pw[link, b])
+        for r in range(6):
+            for c in range(6):
+                M6[r, c] = I6[link, r, c]
+        if angular:
+            for c in range(3):
+                M6[c, 6] = a[c]
+                M6[3 + c, 6] = 0.0
+        else:
+            M6[0, 6] = d[1] * a[2] - d[2] * a[1]
+            M6[1, 6] = d[2] * a[0] - d[0] * a[2]
+            M6[2, 6] = d[0] * a[1] - d[1] * a[0]
+            for c in range(3):
+                M6[3 + c, 6] = a[c]
+        j = np.empty(6)
+        for r in range(6):
+            j[r] = M6[r, 6]
+        for c in range(6):  # Gaussian elimination (I6 is symmetric positive definite)
+            pivot = M6[c, c]
+            if not pivot > 1e-300:
+                return 0.0
+            for r in range(c + 1, 6):
+                factor = M6[r, c] / pivot
+                for b in range(c, 7):
+                    M6[r, b] -= factor * M6[c, b]
+        for r in range(5, -1, -1):
+            x = M6[r, 6]
+            for b in range(r + 1, 6):
+                x -= M6[r, b] * M6[b, 6]
+            M6[r, 6] = x / M6[r, r]
+        for r in range(6):
+            response += j[r] * M6[r, 6]
+    return 1.0 / response if response > 0.0 and math.isfinite(response) else 0.0
+
+
+# the kinds of row drive and their columns (model/articulated.py's DRIVE_* and ROW_DRIVE_*)
+DRIVE_NONE = 0
+DRIVE_ACCELERATION = 2
+ROW_DRIVE_TYPE = 0
+ROW_DRIVE_STIFFNESS = 1
+ROW_DRIVE_DAMPING = 2
+ROW_DRIVE_MAX_FORCE = 3
+ROW_DRIVE_TARGET_POSITION = 4
+ROW_DRIVE_TARGET_VELOCITY = 5
+
+
+@njit(cache=True, fastmath=FMA, **INTERNAL)
+def drive_impulses(dof_parent, LD, J, kind, drive, values, inertia, h, v, C, A, rhs, lam, x, rows,
+                   fixed, G, Y, A_eq, m_eq, lam_eq):
+    """Apply the drives of the bound rows (loop-closing hinges and sliders, drive [nd,
+    ROW_DRIVE_COLUMNS], kind [nd] their BOUND_*) to v [nv] as impulses lam_j J[j]^T through H^-1, integrated implicitly as
+    the tree's drives are: row j's force f = kp (target - x_end) + kd (target_v - u_end) at the
+    step's end, x_end = x + h u_end, u = J[j] v, is the impulse lam = h f = (b - u_end) / gamma
+    with gamma = 1 / (h (kd + h kp)) and b = (kp (target - x) + kd target_v) / (kd + h kp): the
+    rows' impulses solve (W + diag(gamma)) lam = b - J v, W = J H^-1 J^T in the loops' metric, so
+    any stiffness and damping is stable at any step. A hinge's spring, as PhysX's D6 drive, pulls
+    with kp 2 sin(e / 2) for the angle error e = target - x taken the short way round (measured
+    with ovphysx 0.7: a weak drive rests where that error holds the rod, not where e does; see
+    tests/sim/test_loop_drives.py), linearised as kp cos(e / 2) for the implicit step. An acceleration drive's gains are scaled by
+    the row's free-body inertia, inertia[nv + j] (_free_inertia, as PhysX scales them). |lam| <= h maxForce: a row
+    over its bound is held at it and the others solved again (at most once per row). values
+    [nv + nd] the rows' positions (_distance_rows; nan: row left out this step); C, A, rhs, lam,
+    x, rows and fixed (int64) are scratch, as in _solve_rows."""
+    nv = v.shape[0]
+    n = 0
+    for j in range(J.shape[0]):
+        if int(drive[j, ROW_DRIVE_TYPE]) != DRIVE_NONE and not math.isnan(values[nv + j]):
+            rows[n] = nv + j
+            n += 1
+    if n == 0:
+        return
+    for a in range(n):
+        _column(dof_parent, LD, J, rows[a], C, a, x, G, Y, A_eq, m_eq, lam_eq)
+        fixed[a] = 0
+    for _ in range(n + 1):
+        for a in range(n):
+            ka = rows[a]
+            j = ka - nv
+            kp = drive[j, ROW_DRIVE_STIFFNESS]
+            kd = drive[j, ROW_DRIVE_DAMPING]
+            if int(drive[j, ROW_DRIVE_TYPE]) == DRIVE_ACCELERATION:
+                kp *= inertia[ka]
+                kd *= inertia[ka]
+            error = drive[j, ROW_DRIVE_TARGET_POSITION] - values[ka]
+            slope = 1.0  # d error / d (target - x)
+            if kind[j] == BOUND_ANGLE:  # PhysX's quaternion error, the short way round
+                error -= 2.0 * math.pi * math.floor(error / (2.0 * math.pi) + 0.5)
+                slope = math.cos(0.5 * error)
+                error = 2.0 * math.sin(0.5 * error)
+            force = kp * error + kd * drive[j, ROW_DRIVE_TARGET_VELOCITY]
+            denominator = kd + h * kp * slope
+            if fixed[a] == 0 and not denominator > 0.0:
+                # nothing to integrate implicitly (a hinge half a turn from its undamped
+                # target): the start-of-step force, held as a known impulse
+                bound = h * drive[j, ROW_DRIVE_MAX_FORCE]
+                lam[a] = min(max(h * force, -bound), bound)
+                fixed[a] = 2
+            if fixed[a] != 0:  # a known impulse (held at its bound, or explicit)
+                for b in range(n):
+                    A[a, b] = 0.0
+                A[a, a] = 1.0
+                rhs[a] = lam[a]
+                continue
+            for b in range(n):
+                A[a, b] = _row_dot_column(J, ka, C, b)
+            A[a, a] += 1.0 / (h * denominator)
+            rhs[a] = force / denominator - _row_dot(J, ka, v)
+        for a in range(n):  # the held rows' impulses move the others
+            if fixed[a] != 0:
+                continue
+            for b in range(n):
+                if fixed[b] != 0:
+                    rhs[a] -= _row_dot_column(J, rows[a], C, b) * lam[b]
+        for a in range(n):
+            if fixed[a] != 0:
+                for b in range(n):
+                    if fixed[b] == 0:
+                        A[b, a] = 0.0
+        _cholesky_solve(A, n, rhs)
+        held = False
+        for a in range(n):
+            if fixed[a] != 0:
+                continue
+            bound = h * drive[rows[a] - nv, ROW_DRIVE_MAX_FORCE]
+            if abs(rhs[a]) > bound:
+                lam[a] = bound if rhs[a] > 0.0 else -bound
+                fixed[a] = 1
+                held = True
+            else:
+                lam[a] = rhs[a]
+        if not held:
+            break
+    for a in range(n):
+        for d in range(nv):
+            v[d] += C[a, d] * lam[a]
 
 
 # the largest turn [rad] of one joint in one step of the position-only correction: the bias is
