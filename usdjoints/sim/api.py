@@ -166,6 +166,12 @@ def _batch(name: str, value, default: np.ndarray, n_envs: int) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.float64)
 
 
+def _writable_parts(parts: tuple) -> tuple:
+    """``parts`` with each array writable (_writable), nested tuples and Nones kept."""
+    return tuple(None if part is None else _writable_parts(part) if isinstance(part, tuple) else _writable(part)
+                 for part in parts)
+
+
 def _writable(array: np.ndarray) -> np.ndarray:
     return array if array.flags.writeable and array.flags.c_contiguous else np.array(array, order="C")
 
@@ -335,13 +341,13 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     args = (tuple(_writable(a) for a in pm.model_args()),
             None if constraints is None else tuple(_writable(a) for a in constraints),
             None if contact is None else tuple(_writable(a) for a in contact),
-            None if limits is None else tuple(_writable(a) for a in limits),
+            None if limits is None else _writable_parts(limits),
             True if integrator == "rk4" else None,
             True if _floating_tree(model) else None,
             settings)
     q0, qd0 = _writable(q0), _writable(qd0)
     precompile.before_first_compile(contact=contact is not None, constraints=constraints is not None,
-                                    limits=limits is not None, euler=integrator == "euler")
+                                    limits=args[3], euler=integrator == "euler")
     try:
         _run_in_pieces(simulate_envs, args, q0, qd0, float(dt), n_steps, record_every,
                        (q_traj, qd_traj, poses, status), n_envs, progress)

@@ -74,12 +74,17 @@ class PackedModel:
                 self.loop_link, self.loop_R, self.loop_p, self.loop_axis)
 
     def limit_args(self):
-        """The bound rows: distance joints and loop-closing joints' limits and drives (the kernels'
-        ``limits``: kernels/limits.py), None when there is no limit row at all (has_limit_rows)."""
+        """The limit rows (the kernels' ``limits``: kernels/limits.py), None when there is no limit
+        row at all (has_limit_rows): (dist_link, rows, drives) with rows the bound rows of distance
+        joints and loop-closing hinges and sliders (dist_link, dist_anchor, dist_frame,
+        dist_bounds, dist_kind), None without any, and drives their drives (dist_drive), None when
+        no row has one: a None leaves that part out of the compiled kernels."""
         if not self.has_limit_rows():
             return None
-        return (self.dist_link, self.dist_anchor, self.dist_frame, self.dist_bounds, self.dist_kind,
-                self.dist_drive)
+        nd = self.dist_link.shape[0]
+        rows = (self.dist_link, self.dist_anchor, self.dist_frame, self.dist_bounds, self.dist_kind) if nd else None
+        drives = self.dist_drive if nd and bool(np.any(self.dist_drive[:, 0] != 0)) else None
+        return (self.dist_link, rows, drives)
 
     def contact_args(self, pair_allowance=None):
         """The colliders and the pairs that may touch (the kernels' ``contact``), None when no

@@ -53,8 +53,11 @@ def _kernel(key: str):
     return getattr(importlib.import_module(f"usdjoints.sim.kernels.{module}"), name)
 
 
-def _signature(key: str, recorded: dict, constraints: bool):
-    """The numba argument types of kernel ``key`` as the step loop passes them."""
+def _signature(key: str, recorded: dict, constraints: bool, limits=None):
+    """The numba argument types of kernel ``key`` as the step loop passes them; ``limits`` the
+    step loop's limit rows (PackedModel.limit_args()), whose bound rows and drives, or Nones,
+    type limit_impulses' own arguments of those names."""
+    from numba import typeof
     from numba.core import types
 
     names = {name: getattr(types, name) for name in dir(types) if not name.startswith("_")}
@@ -63,6 +66,10 @@ def _signature(key: str, recorded: dict, constraints: bool):
     parameters = list(inspect.signature(_kernel(key).py_func).parameters)
     if "m_eq" in parameters:
         args[parameters.index("m_eq")] = types.int64 if constraints else types.literal(0)
+    if limits is not None:
+        for name, value in (("distances", limits[1]), ("drives", limits[2])):
+            if name in parameters:
+                args[parameters.index(name)] = typeof(value)
     return tuple(args)
 
 
@@ -82,14 +89,16 @@ def _cached(key: str) -> bool:
     return not os.access(folder, os.W_OK)
 
 
-def before_first_compile(*, contact: bool, constraints: bool, limits: bool, euler: bool) -> None:
+def before_first_compile(*, contact: bool, constraints: bool, limits, euler: bool) -> None:
     """Compile the contact kernels in a second process and the dynamics kernels here, when the
-    model has contact and numba's cache holds neither contact kernel; once per process."""
+    model has contact and numba's cache holds neither contact kernel; once per process.
+    ``limits``: the step loop's limit rows (PackedModel.limit_args(), with writable arrays), or
+    None."""
     global _done
     if _done or not ENABLED or not contact:
         return
     _done = True
-    needed = {"always": True, "euler": euler, "limits": limits}
+    needed = {"always": True, "euler": euler, "limits": limits is not None}
     try:
         if all(_cached(key) for key in HELPER_KERNELS):
             return
@@ -106,7 +115,7 @@ def before_first_compile(*, contact: bool, constraints: bool, limits: bool, eule
         here = [key for key, part in HERE_KERNELS.items() if needed[part]]
         for key in here:
             try:
-                _kernel(key).compile(_signature(key, recorded, constraints))
+                _kernel(key).compile(_signature(key, recorded, constraints, limits))
             except Exception:  # noqa: BLE001  a drifted record: the step loop compiles it
                 pass
         helper.wait(timeout=HELPER_TIMEOUT_S)

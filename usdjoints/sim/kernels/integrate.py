@@ -243,7 +243,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
       model: PackedModel.model_args(), the tree, its inertias and the bodies;
       constraints: PackedModel.constraint_args(), or None when there is no coupling or loop;
       contact: PackedModel.contact_args(), or None when no collision pair is simulated;
-      limits: PackedModel.limit_args(), the bound rows (limits.limit_impulses), or None
+      limits: PackedModel.limit_args(), the limit rows (limits.limit_impulses), or None
         when no dof has a hard position limit or a velocity limit and no distance joint;
       rk4: True for RK4, None for semi-implicit Euler;
       floating: True when a tree of several links has a free root (momentum.py keeps its
@@ -408,7 +408,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                 if limits is not None:  # in the loops' constrained metric: they stay closed
                     biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
                                             lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, I6, Rw,
-                                            pw, limits, lim_J, dt)
+                                            pw, limits[1], limits[2], lim_J, dt)
                 if contact is not None:
                     collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
                     n_contacts = detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, pc, pairs,
@@ -427,8 +427,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                             # steps) keeps the last word on the velocity with the loops' metric
                             biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt,
                                                     lim_work, lim_iwork, lim_C, lim_A, qd,
-                                                    lim_bias, G, Y, A, m, lam, S, I6, Rw, pw, limits,
-                                                    lim_J, 0.0)
+                                                    lim_bias, G, Y, A, m, lam, S, I6, Rw, pw, limits[1],
+                                                    limits[2], lim_J, 0.0)
                 integrate_configuration(link_table, I6, q, qd, dt, q)
                 if any_lone:
                     world_frame_velocity(link_table, I6, lone, v_start, dt, qd, True)
@@ -478,7 +478,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                         factor_constraints(dof_parent, M, G, m, Y, A)
                     biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
                                             lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, I6, Rw,
-                                            pw, limits, lim_J, dt)
+                                            pw, limits[1], limits[2], lim_J, dt)
                     if biased:
                         _limit_correction(model, lim_free, lim_tied, nd > 0, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
                                           lim_R, q, qd)

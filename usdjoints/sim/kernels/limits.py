@@ -241,12 +241,11 @@ def _cholesky_solve(A, n, b):
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, A, v, bias,
-                   G, Y, A_eq, m_eq, lam_eq, S, I6, Rw, pw, distances, J, drive_h):
+                   G, Y, A_eq, m_eq, lam_eq, S, I6, Rw, pw, distances, drives, J, drive_h):
     """Apply the limit impulses to v [nv] in place and write the position-only bias velocity
     [nv] (see the module docstring); returns True when the bias is not zero. LD holds the
     factor of the step's inertia; work = (lo, hi, lam, lo_b, hi_b, rhs, value, inertia [nv + nd],
-    column [nv])
-    and iwork = (slot_of, rows, side) int64 [nv + nd] vectors (vectors, not rows of one array:
+    column [nv]) and iwork = (slot_of, rows, side) int64 [nv + nd] vectors (vectors, not rows of one array:
     each row view would cost a reference count per step), C [nv + nd, nv] and A [nv + nd,
     nv + nd] are scratch; lo and hi are left holding each row's velocity interval. G, Y, A_eq:
     the step's m_eq equality rows as constraints.factor_constraints left them (v is expected to
@@ -254,12 +253,14 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
 
     distances = (link int64 [nd, 2], anchor [nd, 2, 3] [m] and frame [nd, 2, 3, 3] in the links'
     frames (world for link -1), bounds [nd, 2] = (min, max) [m | rad], -inf and inf where
-    unbounded, kind int64 [nd], drive [nd, ROW_DRIVE_COLUMNS]): the distance joints and the limits
-    and drives of loop-closing hinges and sliders, each one row J[j] [nd, nv] (scratch, see
-    _distance_rows), bounded as a limit is; S, I6, Rw, pw the motion subspaces, the links' spatial
-    inertias and this step's link world poses (read only when nd > 0). drive: True on the step's first call, which applies the
-    rows' drives (drive_impulses) before the bounds are solved; later calls of the same step
-    (after the contacts) only hold the bounds.
+    unbounded, kind int64 [nd]): the distance joints and the limits of loop-closing hinges and
+    sliders, each one row J[j] [nd, nv] (scratch, see _distance_rows), bounded as a limit is, or
+    None without any (numba then compiles none of it); drives [nd, ROW_DRIVE_COLUMNS] the rows'
+    drives, or None when no row has one; S, I6, Rw, pw the motion subspaces, the links' spatial
+    inertias and this step's link world poses (read only with bound rows). drive_h [s]: the time
+    the rows' drives (drive_impulses) act over before the bounds are solved, the step h on the
+    step's first call and 0 on its later calls (after the contacts), which only hold the bounds
+    (a float, not a flag: numba would compile a literal True and False apart).
 
     Most steps of most robots have no bound active: the bounds are checked first, and the
     active-set solve (and its columns of H^-1) runs only when some velocity is outside them."""
@@ -286,13 +287,13 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, q, h, work, iwork, C, 
         if _bound_rows(k, q[qi], dof_table[k, DOF_LOWER], dof_table[k, DOF_UPPER], h, lo, hi,
                        lo_b, hi_b):
             outside = True
-    if nd > 0:
-        if _distance_rows(link_table, S, I6, Rw, pw, distances, h, J, nv, lo, hi, lo_b, hi_b, value,
-                          inertia):
+    if distances is not None:
+        if _distance_rows(link_table, S, I6, Rw, pw, distances, drives, h, J, nv, lo, hi, lo_b, hi_b,
+                          value, inertia):
             outside = True
-        if drive_h > 0.0:
-            drive_impulses(dof_parent, LD, J, distances[4], distances[5], value, inertia, drive_h, v,
-                           C, A, rhs, lam, column, rows, side, G, Y, A_eq, m_eq, lam_eq)
+        if drives is not None and drive_h > 0.0:
+            drive_impulses(dof_parent, LD, J, distances[4], drives, value, inertia, drive_h, v, C, A,
+                           rhs, lam, column, rows, side, G, Y, A_eq, m_eq, lam_eq)
     if outside:
         active = True
     else:
@@ -380,15 +381,15 @@ DISTANCE_FLOOR = 1e-9
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def _distance_rows(link_table, S, I6, Rw, pw, distances, h, J, nv, lo, hi, lo_b, hi_b, values,
-                   inertia):
+def _distance_rows(link_table, S, I6, Rw, pw, distances, drives, h, J, nv, lo, hi, lo_b, hi_b,
+                   values, inertia):
     """Each bound row's J[j], its value at values[nv + j] (nan for a row left out this step) and
     its intervals at rows nv + j (see limit_impulses); True when some row starts outside its
-    bounds. A row with an acceleration drive gets its free-body inertia at inertia[nv + j]
-    (_free_inertia). A row is, by its kind (model/articulated.py BOUND_*), a distance joint's anchor
+    bounds. A row with an acceleration drive (drives, or None) gets its free-body inertia at
+    inertia[nv + j] (_free_inertia). A row is, by its kind (model/articulated.py BOUND_*), a distance joint's anchor
     distance, a loop-closing hinge's angle (the rotation of side 1's frame about side 0's x axis,
     the hinge axis) or a loop-closing slider's travel (side 1's anchor along side 0's x axis)."""
-    dist_link, dist_anchor, dist_frame, dist_bounds, dist_kind, dist_drive = distances
+    dist_link, dist_anchor, dist_frame, dist_bounds, dist_kind = distances
     ends = np.empty((3, 3))  # anchor A, anchor B, the row's unit direction (world)
     M6 = np.empty((6, 7))    # a link's spatial inertia and a right-hand side (_free_inertia)
     axes = np.empty((2, 3, 3))  # each side's frame in the world (columns: its x, y, z axes)
@@ -449,8 +450,9 @@ def _distance_rows(link_table, S, I6, Rw, pw, distances, h, J, nv, lo, hi, lo_b,
             accumulate_jacobian(link_table, S, Rw, pw, dist_link[j, 1], ends[1], ends[2], False, 1.0, J[j])
             accumulate_jacobian(link_table, S, Rw, pw, dist_link[j, 0], ends[0], ends[2], False, -1.0, J[j])
         values[k] = value
-        if int(dist_drive[j, ROW_DRIVE_TYPE]) == DRIVE_ACCELERATION:
-            inertia[k] = _free_inertia(I6, Rw, pw, dist_link[j], ends, kind == BOUND_ANGLE, M6)
+        if drives is not None:
+            if int(drives[j, ROW_DRIVE_TYPE]) == DRIVE_ACCELERATION:
+                inertia[k] = _free_inertia(I6, Rw, pw, dist_link[j], ends, kind == BOUND_ANGLE, M6)
         if _bound_rows(k, value, dist_bounds[j, 0], dist_bounds[j, 1], h, lo, hi, lo_b, hi_b):
             outside = True
     return outside
