@@ -1,7 +1,7 @@
 """Articulated-body algorithm: joint accelerations from joint forces, gravity included."""
 from __future__ import annotations
 
-from . import FMA, njit
+from . import FMA, INTERNAL, njit
 from .fk import link_transforms_inline
 from .jcalc import primitive_nv
 from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
@@ -23,7 +23,7 @@ def _articulated_step(IA, U, Dinv, n):
             IA[a, b] -= s
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def _inertia_times(IA, i, x0, x1, x2, x3, x4, x5):
     """IA[i] x as six scalars for a general (articulated) 6x6 inertia."""
     return ((IA[i, 0, 0] * x0 + IA[i, 0, 1] * x1 + IA[i, 0, 2] * x2
@@ -40,7 +40,7 @@ def _inertia_times(IA, i, x0, x1, x2, x3, x4, x5):
              + IA[i, 5, 3] * x3 + IA[i, 5, 4] * x4 + IA[i, 5, 5] * x5))
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def _ldlt(A, i, n):
     """In place, A[i, :n, :n] (symmetric positive-definite, lower triangle read) <- A = L D L^T
     with L unit lower-triangular in the strict lower triangle and 1/D on the diagonal: no square
@@ -62,7 +62,7 @@ def _ldlt(A, i, n):
         A[i, c, c] = 1.0 / A[i, c, c]
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def _ldlt_solve(A, i, n, x, start):
     """In place, x[start:start+n] <- (L D L^T)^-1 x[start:start+n] for the factor of _ldlt."""
     for a in range(n):
@@ -79,7 +79,7 @@ def _ldlt_solve(A, i, n, x, start):
         x[start + a] = t
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def _unit_rows(S, i, n, rows_out, start):
     """True when each of link i's n subspace columns is a unit vector (one entry 1, the rest 0);
     then rows_out[start + c] is the row of column c's 1 (as a float), else rows_out[start] is -1."""
@@ -121,7 +121,7 @@ def aba_from_q(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, arma
                pA_work, IA_work, U_work, Dinv_work, u_work, inverse_work, qdd_out)
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_work, pA_work,
                IA_work, U_work, Dinv_work, u_work, inverse_work, qdd_out):
     """qdd_out [nv] = (M + diag(armature))^-1 (tau - C(q, qd) qd - g(q)).

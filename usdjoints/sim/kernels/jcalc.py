@@ -53,7 +53,7 @@ def quat_to_rotation(w, x, y, z, R_out):
     R_out[2, 2] = 1.0 - 2.0 * (x * x + y * y)
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def quat_rotate(w, x, y, z, vx, vy, vz):
     """R(q) v as three scalars for a quaternion q normalised here (no 3x3 array formed)."""
     n = math.sqrt(w * w + x * x + y * y + z * z)

@@ -6,10 +6,10 @@ here; each helper returns scalars or adds into an array it is given, and allocat
 """
 from __future__ import annotations
 
-from . import FMA, njit
+from . import FMA, INTERNAL, njit
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def motion_transform_values(E, r, i, m0, m1, m2, m3, m4, m5):
     """X_i m as six scalars for link i's transform (E[i], r[i]), kept in registers by the caller.
 
@@ -26,7 +26,7 @@ def motion_transform_values(E, r, i, m0, m1, m2, m3, m4, m5):
             E[i, 2, 0] * vx + E[i, 2, 1] * vy + E[i, 2, 2] * vz)
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def subspace_times(S, i, n, x, start):
     """S[i][:, :n] x[start:start + n] as six scalars: a joint's spatial velocity (or
     acceleration) from its n dof rates."""
@@ -42,7 +42,7 @@ def subspace_times(S, i, n, x, start):
     return s0, s1, s2, s3, s4, s5
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def link_velocity(E, r, i, parent, v_parent, j0, j1, j2, j3, j4, j5):
     """The forward velocity pass's step, v_i = X_i v_parent + S_i qd_i, as six scalars; j is the
     joint velocity S_i qd_i and v_parent [nlink, 6] the velocities already formed (a root link,
@@ -55,7 +55,7 @@ def link_velocity(E, r, i, parent, v_parent, j0, j1, j2, j3, j4, j5):
     return x0 + j0, x1 + j1, x2 + j2, x3 + j3, x4 + j4, x5 + j5
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def motion_cross(v0, v1, v2, v3, v4, v5, j0, j1, j2, j3, j4, j5):
     """v x j for two motion vectors, as six scalars (the velocity-product acceleration
     v x (S qd) of the forward pass)."""
@@ -67,7 +67,7 @@ def motion_cross(v0, v1, v2, v3, v4, v5, j0, j1, j2, j3, j4, j5):
             v0 * j4 - v1 * j3 + v3 * j1 - v4 * j0)
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def rigid_inertia_times(I, i, x0, x1, x2, x3, x4, x5):
     """I[i] x as six scalars for a rigid-body inertia I[i] = [[Ibar, hx], [hx^T, m 1]]:
     (Ibar w + h x v, m v - h x w) with x = (w, v)."""
@@ -81,7 +81,7 @@ def rigid_inertia_times(I, i, x0, x1, x2, x3, x4, x5):
             m * x5 - (h0 * x1 - h1 * x0))
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def force_transform_transpose_add(E, r, i, f0, f1, f2, f3, f4, f5, out, j):
     """out[j] += X_i^T f for a force given as scalars (the per-link step of every backward pass)."""
     l0 = E[i, 0, 0] * f3 + E[i, 1, 0] * f4 + E[i, 2, 0] * f5
@@ -95,7 +95,7 @@ def force_transform_transpose_add(E, r, i, f0, f1, f2, f3, f4, f5, out, j):
     out[j, 5] += l2
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def _rotated_block(E, i, I, k, row, col):
     """E^T B E for the 3x3 block B = I[k, row:row+3, col:col+3], as nine scalars (row-major)."""
     b00, b01, b02 = I[k, row + 0, col], I[k, row + 0, col + 1], I[k, row + 0, col + 2]
@@ -121,7 +121,7 @@ def _rotated_block(E, i, I, k, row, col):
             E[i, 0, 2] * t02 + E[i, 1, 2] * t12 + E[i, 2, 2] * t22)
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def congruence_add(E, r, i, I, j):
     """I[j] += X_i^T I[i] X_i for the motion transform X_i of (E[i], r[i]) and symmetric 6x6
     inertias: link i's articulated inertia re-expressed in its parent j's coordinates.
@@ -211,7 +211,7 @@ def congruence_add(E, r, i, I, j):
     I[j, 5, 5] += c22
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def rigid_inertia_add(E, r, i, I, j):
     """I[j] += X_i^T I[i] X_i for a rigid-body spatial inertia I[i] = [[Ibar, hx], [hx^T, m 1]]
     (about link i's origin, in its coordinates): the same body about the parent j's origin.

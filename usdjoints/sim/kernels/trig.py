@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from . import FMA, njit
+from . import FMA, INTERNAL, njit
 
 # pi/2 = _HALF_PI_1 + _HALF_PI_2 + _HALF_PI_3 to ~1e-37; the first two carry 33 significant bits
 _HALF_PI_1 = 1.5707963267341256
@@ -30,7 +30,7 @@ _C10, _C12 = -1.0 / 3628800.0, 1.0 / 479001600.0
 _C14, _C16 = -1.0 / 87178291200.0, 1.0 / 20922789888000.0
 
 
-@njit(cache=True, fastmath=FMA, inline='always')
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def sin_cos(angle):
     """(sin angle, cos angle) [rad], within a few units in the last place of math.sin/cos."""
     if not (abs(angle) < REDUCTION_BOUND):  # also NaN and inf
