@@ -75,7 +75,7 @@ def build_model(description: StageDescription, stage=None, *, contact: bool = Tr
     loop_joints = [j for j in joints if j.exclude_from_articulation or j.path in loop_paths]
     builder = ModelBuilder(gravity=_gravity(description, mpu))
     q0_parts: dict[str, np.ndarray] = {}
-    mass_notes: list[Diagnostic] = []
+    mass_notes: list[Diagnostic] = []  # and the tree joints' limits left out
     for body_path, joint, parent in tree:
         body = dynamic[body_path]
         described = description.mass(body_path)
@@ -100,6 +100,10 @@ def build_model(description: StageDescription, stage=None, *, contact: bool = Tr
                              mass=mass.mass, com=mass.com, inertia=mass.inertia)
             q0_parts[body_path] = np.concatenate([p_world_body, matrix_to_quat(R_world_body)])
             continue
+        if joint.type == "spherical" and any(l.dof == "cone" and l.enabled for l in joint.limits):
+            mass_notes.append(Diagnostic(
+                "warning", joint.path, "the cone limit of a spherical joint is not simulated: the joint "
+                "swings freely (PhysX limits its swing)", "spherical-cone-not-simulated"))
         args, q0 = _joint_arguments(joint, body_path, parent, dynamic, mpu, kpu)
         builder.add_body(body_path, parent=parent, joint_name=joint.path, mass=mass.mass, com=mass.com,
                          inertia=mass.inertia, **args)
