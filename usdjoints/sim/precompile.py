@@ -33,14 +33,14 @@ SIGNATURES = Path(__file__).with_name("kernel_signatures.json")
 #: part of the model that has the step loop call it ("always", "euler" or "limits"): the step
 #: loop's own compile then finds every kernel it calls in the cache and compiles only itself
 HELPER_KERNELS = ("contact:detect_contacts", "contact_solve:solve_contacts", "contact:max_contacts",
-                  "contact:collider_world_poses", "contact:bounding_radii", "fk:link_transforms",
-                  "fk:body_world_poses")
+                  "contact:collider_world_poses", "contact:bounding_radii")
 HERE_KERNELS = {"integrate:acceleration": "euler", "limits:limit_impulses": "limits",
                 "integrate:_limit_correction": "limits", "configuration:tied_roots": "limits",
                 "limits:has_free_root": "limits", "configuration:integrate_configuration": "always",
                 "configuration:world_frame_velocity": "euler", "configuration:lone_free_bodies": "always",
                 "integrate:failing_dof": "always", "integrate:allocate_workspace": "always",
-                "world_dynamics:allocate_world_workspace": "always", "fk:link_world_poses": "always",
+                "world_dynamics:allocate_world_workspace": "always", "fk:link_transforms": "always",
+                "fk:link_world_poses": "always", "fk:body_world_poses": "always",
                 "limits:cap_correction": "always", "limits:transport_velocity": "always"}
 HELPER_TIMEOUT_S = 600.0
 ENABLED = True  # tools/record_kernel_signatures.py turns it off to see the step loop's own types
