@@ -88,3 +88,11 @@ def test_more_samples_than_steps_and_memory_is_a_usage_error(fps, duration):
 def test_a_rate_above_the_step_rate_that_fits_is_interpolated():
     every, times = api.recording_plan(2000.0, 1e-3, 0.01, 1)
     assert every == 1 and len(times) == 21  # 0, 0.5 ms, ..., 10 ms
+
+
+@pytest.mark.parametrize("fps, dt, duration, every", [(1e-300, 1e-9, 1e-6, 1000), (60.0, 5e-324, 5e-324, 1),
+                                                       (0.5, 1e-3, 1.0, 1000)])
+def test_a_sample_period_longer_than_the_run_records_its_two_ends(fps, dt, duration, every):
+    """1 / fps beyond the duration (even beyond float range in steps, fps dt = 6e-310 or 0): the
+    requested times are t = 0 and t = duration, recorded directly."""
+    assert api.recording_plan(fps, dt, duration, 1) == (every, None)

@@ -421,7 +421,10 @@ def recording_plan(fps: float, dt: float, duration: float, n_envs: int, values_p
         raise UsageError(f"--fps {fps:g} asks for {samples:.3g} samples in {duration:g} s, more than the run's "
                          f"{n_steps + 1:,} steps and too many to record: use --fps {1.0 / dt:g} or less "
                          "(0 records every step)")
-    period = 1.0 / (fps * dt)
+    with np.errstate(over="ignore", divide="ignore"):
+        period = float(np.float64(1.0) / (np.float64(fps) * np.float64(dt)))  # steps between samples
+    if not period <= n_steps:  # one sample period is longer than the run: t = 0 and t = duration
+        return max(1, n_steps), None
     every = max(1, round(period))
     if abs(period - every) < 1e-9 * period and n_steps % every == 0:
         return every, None
