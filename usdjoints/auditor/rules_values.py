@@ -141,6 +141,15 @@ class NonFiniteValue(Rule):
             yield from self._columns(ctx, joint.path, joint.columns)
         for body in ctx.primary.bodies:
             yield from self._columns(ctx, body.path, body.columns)
+        scene = ctx.primary.scene
+        if scene is not None and scene.path is not None:
+            # a gravityMagnitude of -inf is the schema's earth gravity; NaN and +inf are no gravity
+            magnitude = scene.magnitude
+            if magnitude.source is Source.AUTHORED and isinstance(magnitude.value, float) \
+                    and (math.isnan(magnitude.value) or magnitude.value == math.inf):
+                yield self.finding(ctx, scene.path, f"physics:gravityMagnitude = {magnitude.value} is not a "
+                                   "gravity (-inf, the fallback, is earth gravity)", "physics:gravityMagnitude")
+            yield from self._columns(ctx, scene.path, {"physics:gravityDirection": scene.direction})
 
     def _columns(self, ctx, path, columns):
         suspicious = []

@@ -264,7 +264,7 @@ def _gravity(description: StageDescription, mpu: float) -> np.ndarray:
             scaled = authored / np.abs(authored).max()
             direction = scaled / np.linalg.norm(scaled)
         value = float(scene.magnitude.value)
-        if value > -0.5e38:  # -inf is the schema's "earth gravity in stage units"
+        if value > -0.5e38 or math.isnan(value):  # -inf is the schema's "earth gravity in stage units"
             with np.errstate(over="ignore"):
                 magnitude = float(np.float64(value) * mpu)
             if not math.isfinite(magnitude):

@@ -37,7 +37,8 @@ def read_scene(stage, scene_paths: list[str], units: StageUnits, values: SchemaV
         else:
             unit = against_up
     value = float(magnitude.value)
-    size = value if value > -0.5e38 else EARTH_GRAVITY / mpu  # -inf: earth gravity in stage units
+    # -inf: earth gravity in stage units; a NaN stays NaN (no consumer reads it as earth gravity)
+    size = value if (value > -0.5e38 or math.isnan(value)) else EARTH_GRAVITY / mpu
     return SceneDesc(scene_paths[0], direction, magnitude, _times(unit, size), tuple(scene_paths))
 
 
