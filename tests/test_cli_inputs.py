@@ -302,3 +302,21 @@ def test_deeply_nested_brackets_are_refused_before_openusd_parses_them(tmp_path,
     for command in ("walk", "audit"):
         line = one_line(run(command, stage, "--strict-inputs" if command == "audit" else "--consumer=usdphysics"))
         assert shown in line and "nested more than 64 deep" in line, line
+
+
+@pytest.mark.parametrize("text", [
+    'custom string note = "' + "(" * 100 + '"',
+    "custom string note = '" + "[" * 100 + "'",
+    'custom string note = """\n' + "(" * 100 + '\n"""',
+    "custom asset a = @./" + "(" * 100 + ".usda@",
+    "# " + "[" * 100])
+def test_brackets_in_strings_and_comments_are_text(tmp_path, text):
+    """A run of brackets inside a string, an asset path or a comment nests nothing: the layer
+    opens (the oracle: OpenUSD's own parser opens it) and walks."""
+    from pxr import Sdf
+
+    stage = tmp_path / "stage.usda"
+    stage.write_text(f'#usda 1.0\ndef Xform "A"\n{{\n    {text}\n}}\n')
+    assert Sdf.Layer.FindOrOpen(str(stage))
+    result = run("walk", stage)
+    assert result.returncode == 0, result.stderr

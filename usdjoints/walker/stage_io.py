@@ -229,6 +229,15 @@ def _open_layers(root: str, shown: str, probe: bool, visited: list[str] | None =
 # with MAX_TEXT_NESTING brackets opened in a row, none closed, is refused before it is parsed.
 MAX_TEXT_NESTING = 64
 _DEEP_NESTING = re.compile(rb"(?:[(\[](?=([^()\[\]\"']*))\1){%d}" % MAX_TEXT_NESTING)  # atomic runs
+# what holds text, not structure: strings (triple-quoted first), asset paths and comments
+_NOT_STRUCTURE = re.compile(rb'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\''
+                            rb"|@@@[\s\S]*?@@@|@[^@\n]*@|#[^\n]*")
+
+
+def _structure(data: bytes) -> bytes:
+    """``data`` with its strings, asset paths and comments left out but their line breaks kept:
+    the brackets in it are the layer's own nesting."""
+    return _NOT_STRUCTURE.sub(lambda m: b"\n" * m.group().count(b"\n"), data)
 
 
 def _refuse_deep_nesting(path: str, shown: str) -> None:
@@ -238,6 +247,9 @@ def _refuse_deep_nesting(path: str, shown: str) -> None:
     except OSError:
         return  # USD's own open reports it
     found = _DEEP_NESTING.search(data)
+    if found:
+        data = _structure(data)  # the run may be text in a string or a comment
+        found = _DEEP_NESTING.search(data)
     if found:
         line = data.count(b"\n", 0, found.start()) + 1
         raise InputError(f"{shown}:{line}", f"brackets nested more than {MAX_TEXT_NESTING} deep; OpenUSD's text "
