@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from ..errors import InputError
+from .float32 import beyond_float32, mass_underflows, overflow_message, underflow_message
 from .ir import (
     Box, Capsule, Collision, Cylinder, Inertia, Inertial, Joint, JointAxis, JointType, Link, Material,
     MeshRef, Mimic, Pose, RobotIR, SourceRef, SpecDefaults, Sphere, Visual,
@@ -206,6 +207,8 @@ class _Reader:
         if not all(math.isfinite(v) for v in values):
             raise self.error(element, f"<{element.tag} {attribute}={text!r}> is not finite",
                              "write finite numbers")
+        if beyond_float32(values):
+            raise self.error(element, overflow_message(f"<{element.tag} {attribute}={text!r}>"))
         return values
 
     def scalar(self, element, attribute: str) -> float | None:
@@ -371,6 +374,8 @@ class _Reader:
         mass = self.scalar(mass_element, "value") if mass_element is not None else None
         if mass is not None and mass < 0.0:
             raise self.error(mass_element, f"link {link_name!r} has negative mass {mass}", "a mass is >= 0 [kg]")
+        if mass is not None and mass_underflows(mass):
+            raise self.error(mass_element, f"link {link_name!r}: {underflow_message(mass)}")
         inertia_element = self.child(element, "inertia")
         inertia = None
         if inertia_element is not None:

@@ -13,6 +13,7 @@ from lxml import etree
 from usdjoints.errors import InputError
 
 from .. import ir
+from ..float32 import beyond_float32, mass_underflows, overflow_message, underflow_message
 from ..report import EntryKind, ReportEntry
 from .extras import LINK_EXTRAS, read_extra
 from .frames import FrameGraph
@@ -125,6 +126,8 @@ def _inertial(link: etree._Element, name: str, notes: list[ReportEntry], origin)
     mass = None if mass_text is None else _finite_float(mass_text, element.find("mass"))
     if mass is not None and mass < 0.0:  # libsdformat: an invalid inertial; the URDF reader refuses it too
         raise InputError(where(element.find("mass")), f"link {name!r} has negative mass {mass:g}", "a mass is >= 0 [kg]")
+    if mass is not None and mass_underflows(mass):
+        raise InputError(where(element.find("mass")), f"link {name!r}: {underflow_message(mass)}")
     return ir.Inertial(mass, origin(element), inertia, source(element))
 
 
@@ -134,6 +137,8 @@ def _finite_float(text: str, element: etree._Element) -> float:
     value = _float(text, element)
     if not math.isfinite(value):
         raise InputError(where(element), f"<{element.tag}> holds '{text}', which is not finite", "write a finite number")
+    if beyond_float32((value,)):
+        raise InputError(where(element), overflow_message(f"<{element.tag}>"))
     return value
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from usdjoints.errors import InputError
+from usdjoints.convert.float32 import beyond_float32, overflow_message
 from usdjoints.units import deg_to_rad
 
 
@@ -107,6 +108,8 @@ def parse_pose(element: etree._Element | None) -> tuple[Pose, str]:
     rotation_format = element.get("rotation_format", "euler_rpy")
     degrees = element.get("degrees", "false").strip().lower() in ("true", "1")
     values = parse_floats(element, None)
+    if beyond_float32(v for v in values if math.isfinite(v)):  # a joint frame's position is a float3
+        raise InputError(where(element), overflow_message(f"<{element.tag}>"))
     if not values:
         return IDENTITY, relative_to
     if rotation_format == "euler_rpy":
