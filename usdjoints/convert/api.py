@@ -35,11 +35,13 @@ def read_robot(input_path: str | os.PathLike, *, packages: Mapping[str, str] | N
 
         if world is not None:
             raise UsageError(f"{path}: --world names a world of an SDFormat file; a URDF file has none")
-        return read_urdf(path, packages=packages, resource_paths=resource_paths, confine=confine)
+        return _without_mimic_cycles(read_urdf(path, packages=packages, resource_paths=resource_paths,
+                                               confine=confine))
     if suffix in SDFORMAT_EXTENSIONS:
         from .sdformat import read_sdformat  # imported lazily: the SDFormat reader is its own module
 
-        return read_sdformat(path, resource_paths=list(resource_paths or ()), confine=confine, world=world)
+        return _without_mimic_cycles(read_sdformat(path, resource_paths=list(resource_paths or ()),
+                                                   confine=confine, world=world))
     raise UsageError(f"{path}: unknown input kind {suffix!r}; expected .urdf, .sdf or .world")
 
 
@@ -113,6 +115,13 @@ def _checked_inputs(input_path, packages, resource_paths):
     if resource_paths is not None:
         resource_paths = paths_arg(resource_paths, "resource_paths", "directories")
     return input_path, packages, resource_paths
+
+
+def _without_mimic_cycles(robot: RobotIR) -> RobotIR:
+    from .topology import refuse_mimic_cycles
+
+    refuse_mimic_cycles(robot.joints)
+    return robot
 
 
 def _checked_world(world):

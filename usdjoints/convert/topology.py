@@ -203,3 +203,27 @@ def _grow(start: str, entry: Joint | None, incident, anchors, reached: set, used
             members.append(other)
             queue.append(other)
     return Component(root, tuple(members), tuple(order), fixed, frozenset(reversed_joints))
+
+
+def refuse_mimic_cycles(joints) -> None:
+    """An InputError when a joint's axis mimics itself through other mimic joints: the chain of
+    leaders from it comes back to it, and none of them moves on its own (URDF and SDFormat alike
+    give each joint at most one mimic; an SDFormat leader axis is kept in the joint's
+    ``sdformat:mimic_leader_axis``)."""
+    mimics = {}
+    for joint in joints:
+        if joint.mimic is not None:
+            leader_axis = int((joint.custom_data or {}).get("sdformat:mimic_leader_axis", 0) or 0)
+            mimics[(joint.name, joint.mimic.axis_index)] = ((joint.mimic.reference, leader_axis), joint.mimic.source)
+    done: set = set()
+    for start in mimics:
+        chain, node = [], start
+        while node in mimics and node not in done and node not in chain:
+            chain.append(node)
+            node = mimics[node][0]
+        done.update(chain)
+        if node in chain:
+            cycle = chain[chain.index(node):] + [node]
+            raise InputError(str(mimics[node][1]), "mimic joints form a cycle (" + " mimics ".join(
+                repr(name) for name, _ in cycle) + "): none follows a joint that moves on its own",
+                "remove the mimic of one joint of the cycle")
