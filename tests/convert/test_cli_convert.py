@@ -151,3 +151,17 @@ def test_world_with_models_and_include_from_resource_path(tmp_path, capsys):
     assert roots == ["bolt_left", "bolt_right"] and len(articulations) == 2
     table = [p for p in stage.Traverse() if p.GetMetadata("displayName") == "table::top"][0]
     assert not table.HasAPI(UsdPhysics.RigidBodyAPI)
+
+
+@pytest.mark.parametrize("suffix, magic", [(".USDA", b"#usda 1.0"), (".USDC", b"PXR-USDC")])
+def test_an_upper_case_extension_is_the_format_it_names(tmp_path, suffix, magic):
+    """convert -o robot.USDA writes text and .USDC a crate, as OpenUSD reads the extension (its
+    file format lookup ignores case) and as audit --fix and simulate --write-usd accept it."""
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="fixed">'
+                    '<parent link="a"/><child link="b"/></joint></robot>')
+    out = tmp_path / f"robot{suffix}"
+    from usdjoints.convert.api import convert_file
+
+    convert_file(urdf, out)
+    assert out.read_bytes().startswith(magic)

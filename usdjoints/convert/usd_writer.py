@@ -59,7 +59,7 @@ def write_usd(robot: RobotIR, output_path: str | os.PathLike, *, floating_base: 
     ``strict``: a warning (e.g. a mesh that cannot be found) raises InputError and nothing is written.
     """
     output = str(output_path)
-    if not output.endswith(USD_EXTENSIONS):
+    if not output.lower().endswith(USD_EXTENSIONS):  # as the output check and USD read them
         raise UsageError(f"{output}: the output must end with one of {', '.join(USD_EXTENSIONS)}")
     notes = Notes(robot.notes)
     layer, report_fields = build_layer(robot, floating_base, notes)
