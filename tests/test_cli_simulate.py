@@ -205,3 +205,33 @@ def test_write_usd_over_the_stage_is_refused_before_the_run(tmp_path, capsys):
     assert main(["simulate", str(stage), "--write-usd", str(stage)]) == 2
     assert "refusing to overwrite an input" in capsys.readouterr().err
     assert stage.read_bytes() == before
+
+
+def test_step_flops_of_a_chain_and_of_a_star():
+    """The factorisation's work: sum of (ancestor dofs + 1)^2, n (n + 1) (2 n + 1) / 6 for a
+    chain of n hinges (closed form), n for n hinges on one fixed root."""
+    from usdjoints.model import ModelBuilder
+    from usdjoints.sim.api import step_flops
+
+    chain, star = ModelBuilder(), ModelBuilder()
+    for i in range(30):
+        chain.add_body(f"c{i}", parent=None if i == 0 else f"c{i - 1}", joint_type="revolute",
+                       axis=np.array([0.0, 0.0, 1.0]), mass=1.0, inertia=np.eye(3))
+        star.add_body(f"s{i}", parent=None, joint_type="revolute", axis=np.array([0.0, 0.0, 1.0]),
+                      mass=1.0, inertia=np.eye(3))
+    assert step_flops(chain.build()) == 30 * 31 * 61 / 6
+    assert step_flops(star.build()) == 30
+
+
+def test_a_long_run_is_announced_with_its_estimate(monkeypatch, capsys):
+    """A run whose factorisation work at api.FACTOR_FLOPS_PER_S would take more than a minute gets
+    one note on stderr with the estimate (here the rate is set to 1 flop/s); --quiet keeps it back."""
+    from usdjoints.sim import api
+
+    monkeypatch.setattr(api, "FACTOR_FLOPS_PER_S", 1.0)
+    stage = str(REPO / "sample_stages" / "arm_articulation.usda")
+    assert main(["simulate", stage, "--duration", "0.01"]) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if "usdjoints: note:" in line]
+    assert len(notes) == 1 and "11 steps may take about" in notes[0]
+    assert main(["simulate", stage, "--duration", "0.01", "--quiet"]) == 0
+    assert "note:" not in capsys.readouterr().err

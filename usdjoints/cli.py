@@ -52,6 +52,7 @@ def _cmd_columns(args: argparse.Namespace) -> int:
 
 # env-steps past which a run on a terminal shows a progress bar (about a second of stepping)
 LONG_RUN_ENV_STEPS = 500_000
+LONG_RUN_NOTICE_S = 60.0  # an estimated stepping time [s] worth a note on stderr
 # seconds of loading the kernels after which a terminal is told they are being compiled
 COMPILE_NOTICE_AFTER = 3.0
 
@@ -84,7 +85,7 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
 
     from .model.build import build_model
     from .progress import ProgressBar
-    from .sim.api import check_run, quaternion_starts, recording_plan, simulate
+    from .sim.api import FACTOR_FLOPS_PER_S, check_run, quaternion_starts, recording_plan, simulate, step_flops
     from .sim.trajectory import resample
     from .trajectory_io import write_npz, write_plot, write_usd_time_samples
     from .walker import walk
@@ -96,8 +97,13 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
         if diagnostic.severity == "warning":
             _note(args, f"usdjoints: warning: {diagnostic.prim}: {diagnostic.message}")
     n_steps, _ = check_run(model, args.duration, args.dt, args.envs, record_every)  # before the compile
+    seconds = (n_steps + 1) * args.envs * step_flops(model) / FACTOR_FLOPS_PER_S / max(1, min(args.envs, os.cpu_count() or 1))
+    if seconds > LONG_RUN_NOTICE_S:  # a long chain: its dense factorisation grows with the cube of its dofs
+        _note(args, f"usdjoints: note: {model.nv:,} dofs whose chains factor in about {step_flops(model):.2g} "
+                    f"flops a step: {n_steps + 1:,} steps may take {_duration(seconds)}")
     show = args.progress if args.progress is not None else (
-        not args.quiet and sys.stderr.isatty() and n_steps * args.envs >= LONG_RUN_ENV_STEPS)
+        not args.quiet and sys.stderr.isatty()
+        and (n_steps * args.envs >= LONG_RUN_ENV_STEPS or seconds > LONG_RUN_NOTICE_S))
     # compile (or load) the kernels first, so the rate below times the stepping alone
     notice = threading.Timer(COMPILE_NOTICE_AFTER, print, (
         "usdjoints: compiling the simulator's kernels; this happens once per numba cache "
@@ -175,6 +181,14 @@ def _cmd_plugin_path(args: argparse.Namespace) -> int:
 
 def _write(text: str) -> None:
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def _duration(seconds: float) -> str:
+    """About how long ``seconds`` is, in the largest unit that fits."""
+    for unit, size in (("days", 86400.0), ("hours", 3600.0), ("minutes", 60.0)):
+        if seconds >= size:
+            return f"about {seconds / size:.2g} {unit}"
+    return f"about {seconds:.2g} s"
 
 
 def _note(args: argparse.Namespace, line: str) -> None:
