@@ -123,3 +123,22 @@ def test_plane_normal_that_is_no_direction_is_refused(tmp_path, normal):
     link = (f'<link name="c"><collision name="g"><geometry><plane><normal>{normal}</normal><size>1 1</size>'
             '</plane></geometry></collision></link>')
     assert "m.sdf:6: the plane normal" in _refused(tmp_path, _model(link))
+
+
+def test_an_include_whose_model_file_is_a_fifo_says_so(tmp_path):
+    """An <include> of a folder whose model.sdf is a FIFO: refused at once (nothing blocks on the
+    FIFO), naming the file that is not a regular file rather than saying the folder has none."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "fdir").mkdir()
+    os.mkfifo(tmp_path / "fdir" / "model.sdf")
+    world = tmp_path / "w.sdf"
+    world.write_text('<?xml version="1.0"?>\n<sdf version="1.9"><world name="w"><include><uri>fdir</uri>'
+                     '</include></world></sdf>\n')
+    result = subprocess.run([sys.executable, "-m", "usdjoints", "convert", str(world), "-o", str(tmp_path / "o.usda")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert f"{tmp_path / 'fdir' / 'model.sdf'} is not a regular file" in result.stderr.strip()
+    assert not (tmp_path / "o.usda").exists()

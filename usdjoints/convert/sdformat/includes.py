@@ -135,4 +135,7 @@ def model_file_in(directory: Path, where: str, uri: str = "", confinement: Confi
     fallback = directory / "model.sdf"
     if fallback.is_file():
         return admitted(fallback)
+    for name in ("model.config", "model.sdf"):
+        if (directory / name).exists() or (directory / name).is_symlink():  # a FIFO, a device, a folder
+            raise InputError(where, f"{directory / name} is not a regular file: an include reads only files")
     raise InputError(where, f"model directory {directory} has neither model.config nor model.sdf")
