@@ -224,14 +224,14 @@ def test_step_flops_of_a_chain_and_of_a_star():
 
 
 def test_a_long_run_is_announced_with_its_estimate(monkeypatch, capsys):
-    """A run whose factorisation work at api.FACTOR_FLOPS_PER_S would take more than a minute gets
-    one note on stderr with the estimate (here the rate is set to 1 flop/s); --quiet keeps it back."""
+    """A run whose estimated stepping time would pass a minute gets one note on stderr with the
+    estimate (here the factorisation's rate is set to 1 flop/s); --quiet keeps it back."""
     from usdjoints.sim import api
 
     monkeypatch.setattr(api, "FACTOR_FLOPS_PER_S", 1.0)
     stage = str(REPO / "sample_stages" / "arm_articulation.usda")
     assert main(["simulate", stage, "--duration", "0.01"]) == 0
     notes = [line for line in capsys.readouterr().err.splitlines() if "usdjoints: note:" in line]
-    assert len(notes) == 1 and "11 steps may take about" in notes[0]
+    assert len(notes) == 1 and "11 steps of 1 env(s) of 4 dofs" in notes[0] and "may take about" in notes[0]
     assert main(["simulate", stage, "--duration", "0.01", "--quiet"]) == 0
     assert "note:" not in capsys.readouterr().err

@@ -85,7 +85,7 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
 
     from .model.build import build_model
     from .progress import ProgressBar
-    from .sim.api import FACTOR_FLOPS_PER_S, check_run, quaternion_starts, recording_plan, simulate, step_flops
+    from .sim.api import check_run, quaternion_starts, recording_plan, simulate, step_flops, step_seconds
     from .sim.trajectory import resample
     from .trajectory_io import write_npz, write_plot, write_usd_time_samples
     from .walker import walk
@@ -97,10 +97,10 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
         if diagnostic.severity == "warning":
             _note(args, f"usdjoints: warning: {diagnostic.prim}: {diagnostic.message}")
     n_steps, _ = check_run(model, args.duration, args.dt, args.envs, record_every)  # before the compile
-    seconds = (n_steps + 1) * args.envs * step_flops(model) / FACTOR_FLOPS_PER_S / max(1, min(args.envs, os.cpu_count() or 1))
-    if seconds > LONG_RUN_NOTICE_S:  # a long chain: its dense factorisation grows with the cube of its dofs
-        _note(args, f"usdjoints: note: {model.nv:,} dofs whose chains factor in about {step_flops(model):.2g} "
-                    f"flops a step: {n_steps + 1:,} steps may take {_duration(seconds)}")
+    seconds = (n_steps + 1) * args.envs * step_seconds(model) / max(1, min(args.envs, os.cpu_count() or 1))
+    if seconds > LONG_RUN_NOTICE_S:  # many steps, or a long chain (its factorisation: n^3 / 3 flops)
+        _note(args, f"usdjoints: note: {n_steps + 1:,} steps of {args.envs:,} env(s) of {model.nv:,} dofs "
+                    f"(factored in about {step_flops(model):.2g} flops a step) may take {_duration(seconds)}")
     show = args.progress if args.progress is not None else (
         not args.quiet and sys.stderr.isatty()
         and (n_steps * args.envs >= LONG_RUN_ENV_STEPS or seconds > LONG_RUN_NOTICE_S))

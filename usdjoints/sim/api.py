@@ -404,8 +404,15 @@ def check_timing(duration, dt) -> None:
 
 
 # floating-point operations a second one step's dense factorisation runs at here (measured:
-# a 5,000-dof chain, 4.2e10 flops a step, took 43 s a step on a 2-core machine)
+# a 5,000-dof chain, 4.2e10 flops a step, took 43 s a step on a 2-core machine), and the rest of
+# a step per dof (the 9-dof panda: 3.45 us a step, benchmarks/sim_refcounts.py)
 FACTOR_FLOPS_PER_S = 1e9
+STEP_SECONDS_PER_DOF = 4e-7
+
+
+def step_seconds(model: ArticulatedModel) -> float:
+    """About how long one step of one env takes here [s] (a guide for long runs, not a timing)."""
+    return step_flops(model) / FACTOR_FLOPS_PER_S + STEP_SECONDS_PER_DOF * max(1, model.nv)
 
 
 def step_flops(model: ArticulatedModel) -> float:
