@@ -58,6 +58,9 @@ LOOP_D6 = 8
 BOUND_DISTANCE = 0
 BOUND_ANGLE = 1
 BOUND_SLIDE = 2
+# a spherical joint's cone: the swing of side 1's x axis from side 0's, within the elliptical cone
+# of half-angles (bounds) about side 0's y and z axes (in the tree or closing a loop)
+BOUND_CONE = 3
 # A bound row's drive (distance_drive's columns): a loop-closing hinge's or slider's drive on its
 # axis, in SI and radians, type DRIVE_NONE (no drive), DRIVE_FORCE or DRIVE_ACCELERATION
 ROW_DRIVE_TYPE = 0

@@ -24,7 +24,7 @@ from ..errors import InputError, UnsupportedFeature
 from .builder import ModelBuilder
 from .colliders import collider_arrays, without_start_overlaps
 from .drives import drive_si, is_rotational
-from .constraints import bound_arrays, coupling_arrays, distance_arrays, loop_arrays
+from .constraints import bound_arrays, cone_limit, cone_rows, coupling_arrays, distance_arrays, loop_arrays
 from .forest import spanning_forest
 from .initial_state import initial_q, initial_qd
 from .mass import body_mass_properties
@@ -75,7 +75,7 @@ def build_model(description: StageDescription, stage=None, *, contact: bool = Tr
     loop_joints = [j for j in joints if j.exclude_from_articulation or j.path in loop_paths]
     builder = ModelBuilder(gravity=_gravity(description, mpu))
     q0_parts: dict[str, np.ndarray] = {}
-    mass_notes: list[Diagnostic] = []  # and the tree joints' limits left out
+    mass_notes: list[Diagnostic] = []
     for body_path, joint, parent in tree:
         body = dynamic[body_path]
         described = description.mass(body_path)
@@ -100,10 +100,6 @@ def build_model(description: StageDescription, stage=None, *, contact: bool = Tr
                              mass=mass.mass, com=mass.com, inertia=mass.inertia)
             q0_parts[body_path] = np.concatenate([p_world_body, matrix_to_quat(R_world_body)])
             continue
-        if joint.type == "spherical" and any(l.dof == "cone" and l.enabled for l in joint.limits):
-            mass_notes.append(Diagnostic(
-                "warning", joint.path, "the cone limit of a spherical joint is not simulated: the joint "
-                "swings freely (PhysX limits its swing)", "spherical-cone-not-simulated"))
         args, q0 = _joint_arguments(joint, body_path, parent, dynamic, mpu, kpu)
         builder.add_body(body_path, parent=parent, joint_name=joint.path, mass=mass.mass, com=mass.com,
                          inertia=mass.inertia, **args)
@@ -115,13 +111,16 @@ def build_model(description: StageDescription, stage=None, *, contact: bool = Tr
     names, dofs, coeffs, offsets, notes = coupling_arrays(model, description)
     loops, loop_bounds, loop_notes = loop_arrays(model, description, loop_joints)
     distance_rows, distance_notes = distance_arrays(model, description, distance_joints)
-    distances = bound_arrays(distance_rows + loop_bounds)
+    spherical = [j for j in joints if j.type == "spherical"]
+    cone_notes = [_cone_note(j) for j in spherical if cone_limit(j) is None and _cone_enabled(j)]
+    distances = bound_arrays(distance_rows + loop_bounds + cone_rows(model, description, spherical))
     colliders, collider_notes, approximate = ({}, [], []) if not contact else collider_arrays(
         description, model, [j for j in description.joints if j.enabled])
     model = dataclasses.replace(model, coupling_names=names, coupling_dof=dofs, coupling_coeff=coeffs,
                                 coupling_offset=offsets, **loops, **distances, **colliders,
                                 diagnostics=tuple(_read_notes(description, contact) + mass_notes + notes
-                                                  + loop_notes + distance_notes + collider_notes))
+                                                  + loop_notes + distance_notes + cone_notes
+                                                  + collider_notes))
     return without_start_overlaps(_with_coupled_inertia(model), approximate)
 
 
@@ -139,6 +138,17 @@ def _read_notes(description: StageDescription, contact: bool) -> list[Diagnostic
         prims.add(description.scene.path)
     return [d for d in description.diagnostics if d.prim in prims
             and d.code in ("invalid-value-type", "collider-no-mass")]
+
+
+def _cone_enabled(joint: JointDesc) -> bool:
+    return any(l.dof == "cone" and l.enabled for l in joint.limits)
+
+
+def _cone_note(joint: JointDesc) -> Diagnostic:
+    limit = next(l for l in joint.limits if l.dof == "cone" and l.enabled)
+    return Diagnostic("warning", joint.path, f"its cone limit ({limit.low:g} and {limit.high:g} deg) is not one "
+                      "PhysX applies (each half-angle needs 0 < angle < 180 deg): the joint swings freely",
+                      "spherical-cone-not-simulated")
 
 
 def _reject_unsupported(joints: list[JointDesc], dynamic: dict) -> None:

@@ -27,7 +27,7 @@ from ..descriptors import Diagnostic, JointDesc, StageDescription
 from ..errors import UnsupportedFeature
 from .. import units
 from .articulated import (
-    BOUND_ANGLE, BOUND_DISTANCE, BOUND_SLIDE, DRIVE_TYPES, LOOP_D6, LOOP_TYPES, ROW_DRIVE_COLUMNS,
+    BOUND_ANGLE, BOUND_CONE, BOUND_DISTANCE, BOUND_SLIDE, DRIVE_TYPES, LOOP_D6, LOOP_TYPES, ROW_DRIVE_COLUMNS,
     ROW_DRIVE_DAMPING, ROW_DRIVE_MAX_FORCE, ROW_DRIVE_STIFFNESS, ROW_DRIVE_TARGET_POSITION,
     ROW_DRIVE_TARGET_VELOCITY, ROW_DRIVE_TYPE,
 )
@@ -233,7 +233,8 @@ def loop_arrays(model, description: StageDescription, loop_joints: list[JointDes
         if kind in _LOOP_LIMITS:  # a bound row, or nothing (no drive, both bounds infinite)
             limit = _loop_limit(joint, kind, axis, mpu)
             drive = _loop_drive(joint, kind, axis, mpu, kpu)
-        dropped = _dropped(joint, kind in _LOOP_LIMITS)
+        dropped = _dropped(joint, kind in _LOOP_LIMITS or (kind == "spherical" and not joint.drives
+                                                             and cone_limit(joint) is not None))
         if dropped:
             notes.append(Diagnostic("warning", joint.path, f"{dropped} of a loop-closing joint are not "
                                     "simulated", "loop-joint-drive-ignored"))
@@ -293,6 +294,37 @@ def distance_arrays(model, description: StageDescription, distance_joints: list[
         rows.append((joint.path, (la, lb), (pa, pb), (np.eye(3), np.eye(3)), (lower, upper), BOUND_DISTANCE,
                      None))
     return rows, notes
+
+
+def cone_limit(joint: JointDesc):
+    """(half-angle about y, about z) [rad] of a spherical joint's enabled cone limit that PhysX
+    applies (each angle in (0, 180) deg: PxJointLimitCone refuses others), or None."""
+    if joint.type != "spherical":
+        return None
+    limit = next((l for l in joint.limits if l.dof == "cone" and l.enabled), None)
+    if limit is None or not (0.0 < limit.low < 180.0 and 0.0 < limit.high < 180.0):
+        return None
+    return units.deg_to_rad(limit.low), units.deg_to_rad(limit.high)
+
+
+def cone_rows(model, description: StageDescription, joints: list[JointDesc]):
+    """The bound rows (see bound_arrays) of the cone limits of spherical joints, in the tree or
+    closing a loop: the swing of body1's cone axis (its frame's ``physics:axis``) away from
+    body0's, within the elliptical cone whose half-angles coneAngle0Limit and coneAngle1Limit
+    bound the swing toward body0's frame's next two axes (measured with ovphysx 0.7 on a
+    standalone ball joint about X: coneAngle0 limits the swing toward Z, coneAngle1 toward Y, and
+    equal angles hold a rod on a circular cone)."""
+    mpu = _mpu(description)
+    rows = []
+    for joint in joints:
+        cone = cone_limit(joint)
+        if cone is None:
+            continue
+        la, Ra, pa = _side_frame(model, description, joint.body0, joint.local_pose0, mpu)
+        lb, Rb, pb = _side_frame(model, description, joint.body1, joint.local_pose1, mpu)
+        turn = _TO_AXIS[joint.axis if joint.axis in _TO_AXIS else "X"]
+        rows.append((joint.path, (la, lb), (pa, pb), (Ra @ turn, Rb @ turn), cone, BOUND_CONE, None))
+    return rows
 
 
 def bound_arrays(rows) -> dict:

@@ -376,6 +376,9 @@ def _bound_rows(k, x, lower, upper, h, lo, hi, lo_b, hi_b):
 BOUND_DISTANCE = 0
 BOUND_ANGLE = 1
 BOUND_SLIDE = 2
+BOUND_CONE = 3
+# a swing this small [rad] has no direction: the cone row is left out that step (well inside)
+CONE_FLOOR = 1e-9
 # anchors closer than this [m] give the distance no direction: the row is left out that step
 DISTANCE_FLOOR = 1e-9
 
@@ -388,7 +391,9 @@ def _distance_rows(link_table, S, I6, Rw, pw, distances, drives, h, J, nv, lo, h
     bounds. A row with an acceleration drive (drives, or None) gets its free-body inertia at
     inertia[nv + j] (_free_inertia). A row is, by its kind (model/articulated.py BOUND_*), a distance joint's anchor
     distance, a loop-closing hinge's angle (the rotation of side 1's frame about side 0's x axis,
-    the hinge axis) or a loop-closing slider's travel (side 1's anchor along side 0's x axis)."""
+    the hinge axis), a loop-closing slider's travel (side 1's anchor along side 0's x axis) or a
+    spherical joint's swing (of side 1's x axis from side 0's, its bounds the cone's half-angles
+    about side 0's y and z axes)."""
     dist_link, dist_anchor, dist_frame, dist_bounds, dist_kind = distances
     ends = np.empty((3, 3))  # anchor A, anchor B, the row's unit direction (world)
     M6 = np.empty((6, 7))    # a link's spatial inertia and a right-hand side (_free_inertia)
@@ -422,6 +427,33 @@ def _distance_rows(link_table, S, I6, Rw, pw, distances, drives, h, J, nv, lo, h
                         for b in range(3):
                             frame += Rw[link, a, b] * dist_frame[j, side, b, c]
                     axes[side, a, c] = frame
+        if kind == BOUND_CONE:
+            # the swing of side 1's x axis from side 0's: its angle, about the unit axis a0 x a1
+            cos_swing = 0.0
+            for a in range(3):
+                cos_swing += axes[0, a, 0] * axes[1, a, 0]
+            ends[2, 0] = axes[0, 1, 0] * axes[1, 2, 0] - axes[0, 2, 0] * axes[1, 1, 0]
+            ends[2, 1] = axes[0, 2, 0] * axes[1, 0, 0] - axes[0, 0, 0] * axes[1, 2, 0]
+            ends[2, 2] = axes[0, 0, 0] * axes[1, 1, 0] - axes[0, 1, 0] * axes[1, 0, 0]
+            sin_swing = math.sqrt(ends[2, 0] * ends[2, 0] + ends[2, 1] * ends[2, 1] + ends[2, 2] * ends[2, 2])
+            if not sin_swing > CONE_FLOOR:
+                continue
+            for a in range(3):
+                ends[2, a] /= sin_swing
+            value = math.atan2(sin_swing, cos_swing)
+            # the elliptical cone's half-angle about this swing axis (side 0's y and z components),
+            # as PhysX bounds the swing: tan(angle / 4) within the ellipse of tan(half-angle / 4)
+            n_y = ends[2, 0] * axes[0, 0, 1] + ends[2, 1] * axes[0, 1, 1] + ends[2, 2] * axes[0, 2, 1]
+            n_z = ends[2, 0] * axes[0, 0, 2] + ends[2, 1] * axes[0, 1, 2] + ends[2, 2] * axes[0, 2, 2]
+            t_y = n_y / math.tan(0.25 * dist_bounds[j, 0])
+            t_z = n_z / math.tan(0.25 * dist_bounds[j, 1])
+            bound = 4.0 * math.atan(1.0 / math.sqrt(t_y * t_y + t_z * t_z))
+            accumulate_jacobian(link_table, S, Rw, pw, dist_link[j, 1], ends[1], ends[2], True, 1.0, J[j])
+            accumulate_jacobian(link_table, S, Rw, pw, dist_link[j, 0], ends[0], ends[2], True, -1.0, J[j])
+            values[k] = value
+            if _bound_rows(k, value, -math.inf, bound, h, lo, hi, lo_b, hi_b):
+                outside = True
+            continue
         if kind == BOUND_DISTANCE:
             length = 0.0
             for a in range(3):
