@@ -97,10 +97,11 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
         if diagnostic.severity == "warning":
             _note(args, f"usdjoints: warning: {diagnostic.prim}: {diagnostic.message}")
     n_steps, _ = check_run(model, args.duration, args.dt, args.envs, record_every)  # before the compile
-    seconds = (n_steps + 1) * args.envs * step_seconds(model) / max(1, min(args.envs, os.cpu_count() or 1))
+    flops = step_flops(model)
+    seconds = (n_steps + 1) * args.envs * step_seconds(model, flops) / max(1, min(args.envs, os.cpu_count() or 1))
     if seconds > LONG_RUN_NOTICE_S:  # many steps, or a long chain (its factorisation: n^3 / 3 flops)
         _note(args, f"usdjoints: note: {n_steps + 1:,} steps of {args.envs:,} env(s) of {model.nv:,} dofs "
-                    f"(factored in about {step_flops(model):.2g} flops a step) may take {_duration(seconds)}")
+                    f"(factored in about {flops:.2g} flops a step) may take {_duration(seconds)}")
     show = args.progress if args.progress is not None else (
         not args.quiet and sys.stderr.isatty()
         and (n_steps * args.envs >= LONG_RUN_ENV_STEPS or seconds > LONG_RUN_NOTICE_S))

@@ -410,9 +410,11 @@ FACTOR_FLOPS_PER_S = 1e9
 STEP_SECONDS_PER_DOF = 4e-7
 
 
-def step_seconds(model: ArticulatedModel) -> float:
-    """About how long one step of one env takes here [s] (a guide for long runs, not a timing)."""
-    return step_flops(model) / FACTOR_FLOPS_PER_S + STEP_SECONDS_PER_DOF * max(1, model.nv)
+def step_seconds(model: ArticulatedModel, flops: float | None = None) -> float:
+    """About how long one step of one env takes here [s] (a guide for long runs, not a timing);
+    ``flops``: step_flops(model), when the caller has it."""
+    flops = step_flops(model) if flops is None else flops
+    return flops / FACTOR_FLOPS_PER_S + STEP_SECONDS_PER_DOF * max(1, model.nv)
 
 
 def step_flops(model: ArticulatedModel) -> float:

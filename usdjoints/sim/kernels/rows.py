@@ -1,0 +1,116 @@
+"""The dense algebra of the limit rows (limits.py) and the bound rows (bound_rows.py): a row's
+dot products, its column of H^-1 in the loops' metric, the small Cholesky solve of the
+active rows, and a row's velocity intervals from its position bounds. Every helper is inlined
+into its caller (kernels/__init__.py: a call in a loop that is not inlined costs the caller its
+reference-count pruning)."""
+from __future__ import annotations
+
+import math
+
+from . import FMA, INTERNAL, njit
+from .constraints import project_out
+from .crba import ltdl_solve, ltdl_unit_solve
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def row_dot(J, k, x):
+    """J_k . x [nv] for row k: x[k] for a dof's row (k < nv), the distance row J[k - nv] after."""
+    nv = x.shape[0]
+    if k < nv:
+        return x[k]
+    s = 0.0
+    for d in range(nv):
+        s += J[k - nv, d] * x[d]
+    return s
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def row_dot_column(J, k, C, slot):
+    """J_k . C[slot] (C [rows, nv], indexed by element: a row view costs a reference count
+    numba cannot prune here)."""
+    nv = C.shape[1]
+    if k < nv:
+        return C[slot, k]
+    s = 0.0
+    for d in range(nv):
+        s += J[k - nv, d] * C[slot, d]
+    return s
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def inverse_column(dof_parent, LD, J, k, C, slot, x, G, Y, A_eq, m_eq, lam_eq):
+    """C[slot] <- H^-1 J_k^T from the factor crba.ltdl_factor left in LD (J_k = e_k for a dof's
+    row k < nv, else the distance row J[k - nv]), projected onto the m_eq equality rows G x = 0
+    (x [nv] scratch)."""
+    nv = x.shape[0]
+    if k < nv:
+        ltdl_unit_solve(dof_parent, LD, k, x)
+    else:
+        for d in range(nv):
+            x[d] = J[k - nv, d]
+        ltdl_solve(dof_parent, LD, x)
+    if m_eq > 0:
+        project_out(G, Y, A_eq, m_eq, x, lam_eq)
+    for d in range(nv):
+        C[slot, d] = x[d]
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def cholesky_solve(A, n, b):
+    """b[:n] <- A[:n, :n]^-1 b[:n] for a symmetric positive definite A (overwritten by its
+    factor). A pivot lost to round-off (rows of H^-1 nearly dependent) leaves its row's impulse
+    at zero instead of dividing by it."""
+    for j in range(n):
+        d = A[j, j]
+        for t in range(j):
+            d -= A[j, t] * A[j, t]
+        if not d > 1e-14 * abs(A[j, j]) or not d > 0.0:
+            for i in range(j, n):
+                A[i, j] = 0.0
+            A[j, j] = math.inf
+            continue
+        d = math.sqrt(d)
+        A[j, j] = d
+        for i in range(j + 1, n):
+            s = A[i, j]
+            for t in range(j):
+                s -= A[i, t] * A[j, t]
+            A[i, j] = s / d
+    for i in range(n):
+        s = b[i]
+        for t in range(i):
+            s -= A[i, t] * b[t]
+        b[i] = s / A[i, i]
+    for i in range(n - 1, -1, -1):
+        s = b[i]
+        for t in range(i + 1, n):
+            s -= A[t, i] * b[t]
+        b[i] = s / A[i, i]
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def bound_interval(k, x, lower, upper, h, lo, hi, lo_b, hi_b):
+    """Narrow row k's velocity interval [lo_k, hi_k] so that the step cannot carry x past
+    [lower, upper], and set its position-only interval [lo_b, hi_b] (see the module docstring);
+    True when x starts outside."""
+    outside = False
+    if lower > -math.inf:
+        lo_b[k] = (lower - x) / h  # the correction of others may not carry it past
+        if x >= lower:
+            lo[k] = max(lo[k], (lower - x) / h)
+        else:
+            lo[k] = max(lo[k], 0.0)
+            outside = True
+    if upper < math.inf:
+        hi_b[k] = (upper - x) / h
+        if x <= upper:
+            hi[k] = min(hi[k], (upper - x) / h)
+        else:
+            hi[k] = min(hi[k], 0.0)
+            outside = True
+    if lo[k] > hi[k]:  # a limit tighter than the velocity bound: the position wins
+        if x >= upper:
+            lo[k] = hi[k]
+        else:
+            hi[k] = lo[k]
+    return outside
