@@ -26,6 +26,7 @@ from .constraints import (
 )
 from .contact import SETTING_MARGIN, bounding_radii, collider_world_poses, detect_contacts, max_contacts
 from .contact_solve import solve_contacts
+from .borrow import borrow, keep_alive
 from .configuration import (
     configuration_rate, integrate_configuration, lone_free_bodies, normalise_quaternions, tied_roots,
     world_frame_velocity,
@@ -353,6 +354,39 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
         lim_free = has_free_root(link_table)
         lim_root_of = np.empty(nlink, dtype=np.int64)
         lim_com = np.empty((2, nlink, 4))
+    # from here on every array is a borrowed view (borrow.py): the step loop passes them to its
+    # kernels without counting references; `owners` holds the arrays until the loop has ended
+    owners = (fk_work, dynamics_work, Rw, pw, q, qd, qdd, v_start, rows_work, lim_work)
+    model = borrow(model)
+    (link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
+     armature, gravity, body_link, body_R_link, body_p_link) = model
+    fk_work, dynamics_work, Rw, pw, q, qd, qdd, v_start, rows_work, lim_work = borrow(owners)
+    E, r, R3, p3 = fk_work
+    wR, wp, ws, wvaf, wI, M, vecs, LD_drive = dynamics_work
+    G, c, Y, A, lam, dq = rows_work
+    q0, qd0 = borrow(q0), borrow(qd0)
+    q_traj_out, qd_traj_out, pose_traj_out, status_out = borrow(
+        (q_traj_out, qd_traj_out, pose_traj_out, status_out))
+    if rk4 is not None:
+        rk4_owners = (k_q, k_v)
+        k_q, k_v = borrow(rk4_owners)
+    if constraints is not None:
+        borrowed_constraints = borrow(constraints)
+        (coupling_dof, coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p,
+         loop_axis) = borrowed_constraints
+    if contact is not None:
+        contact_owners = (Rc, pc, pair_of, points, normals, depths, J, PJ, lam_c, target,
+                          detect_work, col_radius, c_bias, c_R)
+        (Rc, pc, pair_of, points, normals, depths, J, PJ, lam_c, target, detect_work, col_radius,
+         c_bias, c_R) = borrow(contact_owners)
+        (col_type, col_link, col_R, col_p, col_size, hull_rows, hull_index, col_friction,
+         col_restitution, pairs, pair_allowance) = borrow(contact)
+    if limits is not None:
+        limit_rows, row_drives = borrow(limits[1]), borrow(limits[2])
+        limit_owners = (lim_iwork, lim_C, lim_A, lim_J, lim_bias, lim_R, lim_root_of, lim_com)
+        lim_iwork, lim_C, lim_A, lim_J, lim_bias, lim_R, lim_root_of, lim_com = borrow(limit_owners)
+    owners_of_flags = (lone, mom_kept, mom_root, mom_before, mom_after, mom_V, mom_Ic)
+    lone, mom_kept, mom_root, mom_before, mom_after, mom_V, mom_Ic = borrow(owners_of_flags)
     for e in range(env_begin, env_end):
         q_traj = q_traj_out[e]
         qd_traj = qd_traj_out[e]
@@ -369,7 +403,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
             mom_before[i, 10] = 0.0
         if constraints is not None:
             acceleration_call(model, q, qd, dt, fk_work, dynamics_work, qdd)
-            enforce_constraints(model, constraints, q, qd, M, fk_work, Rw, pw, rows_work)
+            enforce_constraints(model, borrowed_constraints, q, qd, M, fk_work, Rw, pw, rows_work)
         if floating is not None:
             if any_kept:  # the path starts from the start state's momentum
                 link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
@@ -408,7 +442,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                 if limits is not None:  # in the loops' constrained metric: they stay closed
                     biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
                                             lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, I6, Rw,
-                                            pw, limits[1], limits[2], lim_J, dt)
+                                            pw, limit_rows, row_drives, lim_J, dt)
                 if contact is not None:
                     collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
                     n_contacts = detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, pc, pairs,
@@ -427,8 +461,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                             # steps) keeps the last word on the velocity with the loops' metric
                             biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt,
                                                     lim_work, lim_iwork, lim_C, lim_A, qd,
-                                                    lim_bias, G, Y, A, m, lam, S, I6, Rw, pw, limits[1],
-                                                    limits[2], lim_J, 0.0)
+                                                    lim_bias, G, Y, A, m, lam, S, I6, Rw, pw, limit_rows,
+                                                    row_drives, lim_J, 0.0)
                 integrate_configuration(link_table, I6, q, qd, dt, q)
                 if any_lone:
                     world_frame_velocity(link_table, I6, lone, v_start, dt, qd, True)
@@ -478,7 +512,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                         factor_constraints(dof_parent, M, G, m, Y, A)
                     biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
                                             lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, I6, Rw,
-                                            pw, limits[1], limits[2], lim_J, dt)
+                                            pw, limit_rows, row_drives, lim_J, dt)
                     if biased:
                         _limit_correction(model, lim_free, lim_tied, nd > 0, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
                                           lim_R, q, qd)
@@ -506,7 +540,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                             integrate_configuration(link_table, I6, q, c_bias, dt, q)
                             transport_velocity(link_table, c_bias, dt, c_R, qd)
             if constraints is not None:
-                enforce_constraints(model, constraints, q, qd, M, fk_work, Rw, pw, rows_work)
+                enforce_constraints(model, borrowed_constraints, q, qd, M, fk_work, Rw, pw, rows_work)
             if floating is not None:
                 if any_kept:
                     if pushed:  # a contact pushed this step: the path starts again from the next
@@ -527,3 +561,11 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                 status[0] = step + 1
                 status[1] = bad
                 break
+    keep_alive(owners)
+    keep_alive(owners_of_flags)
+    if rk4 is not None:
+        keep_alive(rk4_owners)
+    if contact is not None:
+        keep_alive(contact_owners)
+    if limits is not None:
+        keep_alive(limit_owners)
