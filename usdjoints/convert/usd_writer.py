@@ -15,7 +15,8 @@ never has to undo a parent body's motion. Base policy: the robot is fixed-base w
 connects it to the world link (a ``world`` root in URDF); otherwise floating. ``floating_base``
 overrides: True drops fixed/floating joints to the world, False welds a floating root to the
 world with a fixed joint ``world_weld``. The articulation root is the robot prim for a fixed base
-(the world joint is then inside it) and the root link for a floating base.
+(the world joint is then inside it) and the root link for a floating base, or for a base tied to
+the world by a moving joint (which PhysX would otherwise lock).
 
 A link without mass (no ``<inertial>``, or mass 0) is written with mass 1e-3 kg and inertia
 1e-6 kg·m² on each principal axis: consumers otherwise substitute 1 kg or derive mass from the
@@ -182,20 +183,33 @@ def build_layer(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tup
 
 
 def _articulation_roots(stage, robot_prim, plan: BasePlan, body_paths, tree_paths, robot) -> list[Sdf.Path]:
-    """One root per set of bodies: the robot prim when it is the only set and fixed, else per set
-    the joint that ties it to the world (fixed base) or its root body (floating base)."""
+    """One root per set of bodies: the robot prim when it is the only set and welded to the world,
+    else per set the fixed joint that ties it to the world, or its root body (floating base).
+
+    A set tied to the world by a moving joint (a URDF ``world`` parent of a revolute or prismatic
+    joint) is rooted on the body that joint carries: PhysX makes the world joint of an articulation
+    rooted on the robot prim or on that joint its fixed base, and the joint never moves (measured
+    with ovphysx 0.7); rooted on the body, the joint moves (PhysX holds it beside the articulation,
+    OpenUSD's parser and usdjoints as the articulation's first joint)."""
     components = [c for c in plan.components if any(b in body_paths for b in c.bodies)]
-    if len(components) == 1 and components[0].fixed_base:
+    if len(components) == 1 and components[0].fixed_base and not _moving_anchor(components[0]):
         return [robot_prim.GetPath()]
     roots = []
     for component in components:
-        if component.fixed_base:
+        if component.fixed_base and _moving_anchor(component):
+            roots.append(body_paths[component.bodies[0]])
+        elif component.fixed_base:
             roots.append(tree_paths[component.tree[0].name])
         elif not component.tree and robot.link(component.root).kinematic:
             continue  # a lone kinematic body is moved by its pose, not by an articulation
         else:
             roots.append(body_paths[component.root])
     return roots
+
+
+def _moving_anchor(component) -> bool:
+    """Whether the joint that ties a fixed-base set to the world moves (is not a weld)."""
+    return bool(component.tree) and component.tree[0].type is not JointType.FIXED
 
 
 def _placements(robot, plan: BasePlan, poses, body_paths, joints_path) -> list[JointPlacement]:
