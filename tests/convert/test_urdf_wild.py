@@ -54,6 +54,9 @@ ACCEPTED = {
     "text_before_the_root": (b"junk\n" + BODY.encode(), "before the first element"),
     "declaration_without_its_lt": (b'?xml version="1.0"?>\n' + BODY.encode(), "before the first element"),
     "text_then_a_comment_after_the_root": (DECLARATION + BODY.encode() + b"junk\n<!-- c -->\n", "after the root"),
+    # pybullet_data's humanoid/humanoid.urdf ends in a NUL byte: urdfdom parses a C string
+    "nul_byte_at_the_end": (DECLARATION + BODY.encode() + b"\x00", "NUL byte"),
+    "nul_byte_then_anything": (DECLARATION + BODY.encode() + b"\x00<robot> junk &", "NUL byte"),
 }
 # name: (bytes, line of the error)
 REFUSED = {
