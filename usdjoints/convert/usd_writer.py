@@ -184,7 +184,8 @@ def build_layer(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tup
 
 def _articulation_roots(stage, robot_prim, plan: BasePlan, body_paths, tree_paths, robot) -> list[Sdf.Path]:
     """One root per set of bodies: the robot prim when it is the only set and welded to the world,
-    else per set the fixed joint that ties it to the world, or its root body (floating base).
+    else per set the fixed joint that ties it to the world, or its root body (floating base); none
+    for a body no joint connects.
 
     A set tied to the world by a moving joint (a URDF ``world`` parent of a revolute or prismatic
     joint) is rooted on the body that joint carries: PhysX makes the world joint of an articulation
@@ -200,8 +201,11 @@ def _articulation_roots(stage, robot_prim, plan: BasePlan, body_paths, tree_path
             roots.append(body_paths[component.bodies[0]])
         elif component.fixed_base:
             roots.append(tree_paths[component.tree[0].name])
-        elif not component.tree and robot.link(component.root).kinematic:
-            continue  # a lone kinematic body is moved by its pose, not by an articulation
+        elif not component.tree:
+            # a lone body is a rigid body: an articulation root over it gathers no link (OpenUSD's
+            # parser elects the body its root yet lists no articulated body; empty-articulation),
+            # and a lone kinematic body is moved by its pose
+            continue
         else:
             roots.append(body_paths[component.root])
     return roots
