@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import os
+from dataclasses import replace
 
 import numpy as np
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
@@ -223,9 +224,12 @@ def _placements(robot, plan: BasePlan, poses, body_paths, joints_path) -> list[J
     gearboxes = [j for j in robot.joints if j.type is JointType.GEARBOX]
     tree_order = [j for c in plan.components for j in c.tree]
     loop_order = [j for j in robot.joints if j.name in plan.excluded]
+    walked_back = {name for c in plan.components for name in c.reversed_joints}
     for joint in tree_order + loop_order + gearboxes:
         if joint.name in plan.skipped_joints and joint.type is not JointType.GEARBOX:
             continue
+        if joint.name in walked_back and joint.name not in plan.excluded:
+            joint = _parent_first(joint, body_paths, robot.defaults.axis)
         body0 = body_paths.get(joint.parent)
         pose0 = joint.pose_in_parent or IDENTITY
         if body0 is None:  # the world or a static link: the frame is written in the world
@@ -239,6 +243,26 @@ def _placements(robot, plan: BasePlan, poses, body_paths, joints_path) -> list[J
         placements.append(JointPlacement(joint, joints_path.AppendChild(unique_child_name(joint.name, used)),
                                          body0, body1, pose0, pose1, joint.name in plan.excluded))
     return placements
+
+
+_SCALAR_JOINTS = (JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.FIXED)
+
+
+def _parent_first(joint, body_paths, default_axis):
+    """A tree joint the tree walks from its child to its parent (a link that is the child of two
+    joints, as turtlebot's rack), written with body0 the tree's parent: Newton refuses a stage whose
+    joint points from child to parent. A hinge or slider keeps its coordinate: its two frames swap
+    sides and its axis is reversed (body0's motion about -a by q is body1's about a by q), so
+    limits, drives, joint states and couplings are unchanged. Other kinds and joints to the world
+    are written as the file states them."""
+    if joint.type not in _SCALAR_JOINTS or joint.parent not in body_paths or joint.child not in body_paths:
+        return joint
+    axes = joint.axes
+    if joint.type is not JointType.FIXED:
+        axes = tuple(replace(axis, xyz=tuple(-c for c in (axis.xyz if axis.xyz is not None else default_axis)))
+                     for axis in axes)
+    return replace(joint, parent=joint.child, child=joint.parent, pose_in_parent=joint.pose_in_child or IDENTITY,
+                   pose_in_child=joint.pose_in_parent or IDENTITY, axes=axes)
 
 
 def _write_link(stage, path, link: Link, pose: Pose, robot: RobotIR, notes: Notes, meshes, looks, *,
