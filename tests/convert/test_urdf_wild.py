@@ -54,6 +54,16 @@ ACCEPTED = {
     "text_before_the_root": (b"junk\n" + BODY.encode(), "before the first element"),
     "declaration_without_its_lt": (b'?xml version="1.0"?>\n' + BODY.encode(), "before the first element"),
     "text_then_a_comment_after_the_root": (DECLARATION + BODY.encode() + b"junk\n<!-- c -->\n", "after the root"),
+    # pybullet_data's humanoid/humanoid.urdf ends in a NUL byte: urdfdom parses a C string
+    "nul_byte_at_the_end": (DECLARATION + BODY.encode() + b"\x00", "NUL byte"),
+    "nul_byte_then_anything": (DECLARATION + BODY.encode() + b"\x00<robot> junk &", "NUL byte"),
+    # pybullet_data's racecar_differential.urdf: <mesh scale='1 1 1 1'> in a visual
+    "visual_of_four_numbers": (BODY.replace('<link name="a"/>', '<link name="a"><visual><geometry>'
+                                            '<box size="1 1 1 1"/></geometry></visual></link>').encode(),
+                               "its visuals and collisions are dropped"),
+    "collision_origin_of_two_numbers": (BODY.replace('<link name="b"/>', '<link name="b"><collision><origin xyz="0 0"/>'
+                                                     '<geometry><sphere radius="1"/></geometry></collision></link>')
+                                        .encode(), "its collisions are dropped"),
 }
 # name: (bytes, line of the error)
 REFUSED = {
@@ -280,3 +290,47 @@ def test_thousands_of_unread_attributes_are_one_entry_past_the_first_hundred(tmp
     on_robot = [e for e in report.entries if e.element.startswith("<robot")]
     assert len(on_robot) == LISTED_ATTRIBUTES + 1
     assert on_robot[-1].element == f"<robot> {5000 - LISTED_ATTRIBUTES} more attributes"
+
+
+SHAPES = """<robot name="r">
+  <link name="a"><inertial><mass value="2"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <visual><geometry><box size="1 2 3"/></geometry></visual>
+    <collision><geometry><sphere radius="0.25"/></geometry></collision>
+    <collision><origin xyz="0 0"/><geometry><box size="1 1 1"/></geometry></collision>
+    <collision><geometry><sphere radius="0.5"/></geometry></collision></link>
+  <link name="b"><inertial><mass value="3"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <visual><geometry><box size="1 1 1"/></geometry></visual>
+    <visual><geometry><box size="1 2"/></geometry></visual>
+    <collision><geometry><sphere radius="0.25"/></geometry></collision></link>
+  <link name="c"><visual><geometry><box size="1 1 1"/></geometry></visual>
+    <collision><geometry><box size="1 1 1"/></geometry></collision></link>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="k" type="fixed"><parent link="b"/><child link="c"/></joint>
+</robot>
+"""
+
+
+def test_unparsable_shapes_are_dropped_as_urdfdom_drops_them(tmp_path):
+    """urdfdom stops reading a link's shapes at the first one it cannot parse and keeps the link:
+    pinocchio's geometry models of the same file are the oracle (a failed collision drops the
+    link's collisions, a failed visual its visuals and collisions; masses and joints stay)."""
+    pin = pytest.importorskip("pinocchio")
+    source = tmp_path / "shapes.urdf"
+    source.write_text(SHAPES)
+    model = pin.buildModelFromUrdf(str(source))
+    expected = {}
+    for kind, geometry_type in (("visual", pin.VISUAL), ("collision", pin.COLLISION)):
+        for geometry in pin.buildGeomFromUrdf(model, str(source), geometry_type).geometryObjects:
+            link = geometry.name.rsplit("_", 1)[0]
+            expected[(link, kind)] = expected.get((link, kind), 0) + 1
+    report = convert_urdf(source, tmp_path / "out.usda")
+    assert len(report.warnings) == 2
+    stage = Usd.Stage.Open(str(tmp_path / "out.usda"))
+    found = {}
+    for link in ("a", "b", "c"):
+        for child in stage.GetPrimAtPath(f"/r/{link}").GetChildren():
+            kind = child.GetName().split("_", 1)[0]
+            found[(link, kind)] = found.get((link, kind), 0) + 1
+    assert found == expected == {("a", "visual"): 1, ("c", "visual"): 1, ("c", "collision"): 1}
+    assert [round(i.mass, 6) for i in model.inertias] == [2.0, 3.0]  # a on the universe, b (+ c) on j

@@ -128,7 +128,9 @@ class DisabledJointCutsLinks(Rule):
 class RootElectedElsewhere(Rule):
     """Measured with ovphysx 0.7: PhysicsArticulationRootAPI on a rigid body gives a floating-base
     articulation rooted at that body even when the tree is welded to the world by a fixed joint;
-    the weld stays a standalone (maximal-coordinate) joint holding the floating base."""
+    the weld stays a standalone (maximal-coordinate) joint holding the floating base. A tree tied
+    to the world only by moving joints is not reported: rooted on the body is how such a joint
+    moves in PhysX (rooted elsewhere, it becomes the fixed base and never moves)."""
 
     id = "root-elected-elsewhere"
     description = ("PhysicsArticulationRootAPI on a rigid body of a tree welded to the world: PhysX builds a floating "
@@ -142,12 +144,18 @@ class RootElectedElsewhere(Rule):
             return
         walk = ctx.walks["ovphysx"]
         bodies = {b.path for b in walk.bodies}
+        types = {joint.path: joint.type for joint in walk.joints}
         for articulation in walk.articulations:
             if articulation.root not in bodies or not articulation.anchor_joints:
                 continue  # the walk keeps the welds as anchor joints of a floating-base articulation
             if articulation.root not in articulation.links:
                 continue
-            welds = ", ".join(articulation.anchor_joints) or "a fixed joint"
+            # a moving joint to the world (a hinge, a slider) moves only as such a standalone
+            # joint: rooted on the prim or on the joint, PhysX makes it the fixed base (welded-anchor)
+            fixed = [path for path in articulation.anchor_joints if types.get(path, "fixed") == "fixed"]
+            if not fixed:
+                continue
+            welds = ", ".join(fixed)
             yield self.finding(ctx, articulation.root, f"the root API is on the body {articulation.root}: PhysX makes "
                                f"a floating-base articulation rooted there, and {welds} to the world stays a standalone "
                                f"joint instead of a fixed base (base link {articulation.base})")

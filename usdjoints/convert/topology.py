@@ -4,11 +4,13 @@ Shared by both readers' outputs; every error names the joint's file:line.
 """
 from __future__ import annotations
 
+import math
 from collections import deque
+from itertools import zip_longest as _zip_longest
 from dataclasses import dataclass
 
 from ..errors import InputError
-from .ir import Joint, RobotIR
+from .ir import Joint, JointType, RobotIR
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +117,102 @@ class Forest:
 
 def build_forest(robot: RobotIR, anchors: frozenset[str] = frozenset(),
                  skipped: frozenset[str] = frozenset()) -> Forest:
+    """Groups bodies into connected sets and picks each set's spanning tree deterministically
+    (:func:`_breadth_first_forest`); then a loop-closing joint that a coupling ties (a screw, a
+    mimic, a geared hinge: usdjoints couples tree joints only) trades places with a joint of its
+    loop that carries nothing (no coupling, no limit, no drive that can apply a force), when there
+    is one, nearest first: that joint closes the loop instead. The closure holds the same
+    kinematics whichever joint it replaces. pr2's torso lift and gripper screws closed their loops,
+    while the motor screw joints beside them, with no limit and effort 0, carry nothing. A file
+    without a coupled loop closer keeps the breadth-first forest."""
+    forest = _breadth_first_forest(robot, anchors, skipped, frozenset())
+    coupled = _coupled(robot)
+    if not coupled.intersection(j.name for j in forest.loop_joints):
+        return forest
+    carrying = coupled | _bounded_or_driven(robot)
+    banned: frozenset[str] = frozenset()
+    for closing in forest.loop_joints:
+        if closing.name not in coupled or closing.parent in forest.anchors or closing.child in forest.anchors:
+            continue
+        for candidate in _loop_path(forest, closing):
+            if candidate.name in carrying or candidate.parent in forest.anchors or candidate.child in forest.anchors:
+                continue
+            trial = _breadth_first_forest(robot, anchors, skipped, banned | {candidate.name})
+            before = sum(j.name in coupled for j in forest.loop_joints)
+            after = sum(j.name in coupled for j in trial.loop_joints)
+            if closing.name not in {j.name for j in trial.loop_joints} and after < before:
+                banned, forest = banned | {candidate.name}, trial
+                break
+    return forest
+
+
+def _coupled(robot: RobotIR) -> set[str]:
+    """Names of the joints a coupling ties, which usdjoints couples only in the tree: a screw (its
+    two written halves are coupled), a mimic or mimicked joint, a hinge a gearbox couples."""
+    names = set()
+    geared = set()
+    for joint in robot.joints:
+        if joint.type is JointType.SCREW:
+            names.add(joint.name)
+        if joint.mimic is not None:
+            names.update((joint.name, joint.mimic.reference))
+        if joint.type is JointType.GEARBOX and joint.gearbox_reference_body is not None:
+            geared.update({frozenset((joint.gearbox_reference_body, joint.parent)),
+                           frozenset((joint.gearbox_reference_body, joint.child))})
+    names.update(j.name for j in robot.joints if frozenset((j.parent, j.child)) in geared)
+    return names
+
+
+def _bounded_or_driven(robot: RobotIR) -> set[str]:
+    """Names of the joints with a finite limit (SDFormat's +-1e16 is none) or a drive that can
+    apply a force (effort above 0 with a velocity limit or a spring: the writer's damping =
+    effort / velocity, stiffness = spring): a loop closer holds them too, but the tree is their home."""
+    names = set()
+    for joint in robot.joints:
+        for axis in joint.axes:
+            bounded = joint.type is not JointType.CONTINUOUS and any(
+                v is not None and math.isfinite(v) and abs(v) < 1e16 for v in (axis.lower, axis.upper))
+            effort = axis.effort if axis.effort is not None else robot.defaults.effort
+            spring = axis.spring_stiffness not in (None, 0.0)
+            damped = axis.velocity is not None and 0.0 < axis.velocity < math.inf
+            if bounded or (effort is not None and effort > 0.0 and (spring or damped)):
+                names.add(joint.name)
+    return names
+
+
+def _loop_path(forest: Forest, closing: Joint) -> list[Joint]:
+    """The tree joints of the loop ``closing`` closes, nearest to its two ends first."""
+    component = next((c for c in forest.components if closing.parent in c.bodies or closing.child in c.bodies), None)
+    if component is None:
+        return []
+    parents: dict[str, tuple[Joint, str]] = {}
+    for joint in component.tree:
+        child, parent = ((joint.parent, joint.child) if joint.name in component.reversed_joints
+                         else (joint.child, joint.parent))
+        parents[child] = (joint, parent)
+
+    def up(node):
+        out = []
+        while node in parents:
+            joint, node = parents[node]
+            out.append((joint, node))
+        return out
+
+    chain_u = [closing.parent] + [node for _, node in up(closing.parent)]
+    chain_v = [closing.child] + [node for _, node in up(closing.child)]
+    on_v = set(chain_v)
+    common = next((node for node in chain_u if node in on_v), None)
+
+    def side(chain):  # the tree joints from one end up to the common ancestor, nearest first
+        below = chain[:chain.index(common)] if common in chain else chain
+        return [parents[node][0] for node in below if node in parents]
+
+    path = [j for pair in _zip_longest(side(chain_u), side(chain_v)) for j in pair if j is not None]
+    return path
+
+
+def _breadth_first_forest(robot: RobotIR, anchors: frozenset[str], skipped: frozenset[str],
+                          banned: frozenset[str]) -> Forest:
     """Groups bodies into connected sets and picks each set's spanning tree deterministically.
 
     ``anchors`` are links that are not dynamic bodies (the world link, links of static models):
@@ -123,7 +221,7 @@ def build_forest(robot: RobotIR, anchors: frozenset[str] = frozenset(),
     world (the first world joint in file order wins) or, for a free set, from its first link in
     file order that is no joint's child; neighbours are visited in file order, so the same file
     always closes its loops with the same joints: each joint the search meets after both its
-    links were reached.
+    links were reached. ``banned`` joints never join a tree: each closes a loop.
     """
     link_names = [link.name for link in robot.links]
     known = set(link_names)
@@ -163,20 +261,22 @@ def build_forest(robot: RobotIR, anchors: frozenset[str] = frozenset(),
             start = joint.child if joint.parent in anchors else joint.parent
             if start not in reached:
                 components.append(_grow(start, joint, incident, anchors, reached, used, fixed=True,
-                                        root=joint.parent if joint.parent in anchors else joint.child))
+                                        root=joint.parent if joint.parent in anchors else joint.child,
+                                        banned=banned))
     position: dict[str, int] = {}
     for index, name in enumerate(link_names):
         position.setdefault(name, index)  # the first occurrence, as list.index finds it
     for name in sorted(bodies, key=lambda n: (n in children, position[n])):
         if name not in reached:
-            components.append(_grow(name, None, incident, anchors, reached, used, fixed=False, root=name))
+            components.append(_grow(name, None, incident, anchors, reached, used, fixed=False, root=name,
+                                    banned=banned))
     components.sort(key=lambda c: min(position[b] for b in c.bodies))
     loops = tuple(j for j in edges if j.name not in used)
     return Forest(tuple(components), loops, tuple(anchored), anchors)
 
 
 def _grow(start: str, entry: Joint | None, incident, anchors, reached: set, used: set, *, fixed: bool,
-          root: str) -> Component:
+          root: str, banned: frozenset[str] = frozenset()) -> Component:
     order: list[Joint] = []
     reversed_joints: set[str] = set()
     if entry is not None:
@@ -190,7 +290,7 @@ def _grow(start: str, entry: Joint | None, incident, anchors, reached: set, used
     while queue:
         link = queue.popleft()
         for joint in incident.get(link, ()):
-            if joint.name in used:
+            if joint.name in used or joint.name in banned:
                 continue
             other = joint.child if joint.parent == link else joint.parent
             if other in anchors or other in reached:

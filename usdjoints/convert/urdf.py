@@ -156,6 +156,12 @@ def _tag(element) -> str:
 # attribute's value by scanning the element's attributes, so listing each of 100,000 took minutes)
 LISTED_ATTRIBUTES = 100
 
+class _Unparsed(InputError):
+    """A value urdfdom cannot parse (a wrong count of numbers, text that is no number, a missing
+    attribute): refused in a joint, the robot or an inertial; a link's visual or collision holding
+    one is dropped, as urdfdom drops it."""
+
+
 class _Reader:
     def __init__(self, file: str, locator: ResourceLocator):
         self.file = file
@@ -203,7 +209,7 @@ class _Reader:
         except ValueError:
             values = ()
         if len(values) != count:
-            raise self.error(element, f"<{element.tag} {attribute}={text!r}> needs {count} numbers")
+            raise _Unparsed(str(self.where(element)), f"<{element.tag} {attribute}={text!r}> needs {count} numbers")
         if not all(math.isfinite(v) for v in values):
             raise self.error(element, f"<{element.tag} {attribute}={text!r}> is not finite",
                              "write finite numbers")
@@ -218,7 +224,7 @@ class _Reader:
     def required(self, element, attribute: str) -> str:
         value = self.get(element, attribute)
         if value is None or value == "":
-            raise self.error(element, f"<{element.tag}> needs the attribute {attribute!r}")
+            raise _Unparsed(str(self.where(element)), f"<{element.tag}> needs the attribute {attribute!r}")
         return value
 
     def origin(self, parent) -> Pose | None:
@@ -362,11 +368,25 @@ class _Reader:
         name = self.required(element, "name")
         inertial_element = self.child(element, "inertial")
         inertial = self.inertial(inertial_element, name) if inertial_element is not None else None
-        visuals = tuple(self.visual(v, materials) for v in self.children(element, "visual"))
-        collisions = tuple(
-            Collision(self.get(c, "name"), self.origin(c), self.geometry(c), self.where(c))
-            for c in self.children(element, "collision")
-        )
+        # urdfdom stops reading a link's shapes at the first visual or collision it cannot parse
+        # and keeps the link (its parseLink's false is not checked): measured through pinocchio,
+        # a failed visual leaves the link no visuals and no collisions, a failed collision no
+        # collisions; the inertial and the joints stay
+        visuals, collisions = (), ()
+        try:
+            visuals = tuple(self.visual(v, materials) for v in self.children(element, "visual"))
+        except _Unparsed as error:
+            self.note(EntryKind.WARNING, element, f"link {name!r} <visual>", f"{error.where}: {error.message}: "
+                      "urdfdom stops reading the link's shapes there: its visuals and collisions are dropped")
+            return Link(name, inertial, (), (), self.where(element))
+        try:
+            collisions = tuple(
+                Collision(self.get(c, "name"), self.origin(c), self.geometry(c), self.where(c))
+                for c in self.children(element, "collision")
+            )
+        except _Unparsed as error:
+            self.note(EntryKind.WARNING, element, f"link {name!r} <collision>", f"{error.where}: {error.message}: "
+                      "urdfdom stops reading the link's shapes there: its collisions are dropped")
         return Link(name, inertial, visuals, collisions, self.where(element))
 
     def inertial(self, element, link_name: str) -> Inertial:

@@ -15,7 +15,8 @@ never has to undo a parent body's motion. Base policy: the robot is fixed-base w
 connects it to the world link (a ``world`` root in URDF); otherwise floating. ``floating_base``
 overrides: True drops fixed/floating joints to the world, False welds a floating root to the
 world with a fixed joint ``world_weld``. The articulation root is the robot prim for a fixed base
-(the world joint is then inside it) and the root link for a floating base.
+(the world joint is then inside it) and the root link for a floating base, or for a base tied to
+the world by a moving joint (which PhysX would otherwise lock).
 
 A link without mass (no ``<inertial>``, or mass 0) is written with mass 1e-3 kg and inertia
 1e-6 kg·m² on each principal axis: consumers otherwise substitute 1 kg or derive mass from the
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import os
+from dataclasses import replace
 
 import numpy as np
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
@@ -182,20 +184,37 @@ def build_layer(robot: RobotIR, floating_base: bool | None, notes: Notes) -> tup
 
 
 def _articulation_roots(stage, robot_prim, plan: BasePlan, body_paths, tree_paths, robot) -> list[Sdf.Path]:
-    """One root per set of bodies: the robot prim when it is the only set and fixed, else per set
-    the joint that ties it to the world (fixed base) or its root body (floating base)."""
+    """One root per set of bodies: the robot prim when it is the only set and welded to the world,
+    else per set the fixed joint that ties it to the world, or its root body (floating base); none
+    for a body no joint connects.
+
+    A set tied to the world by a moving joint (a URDF ``world`` parent of a revolute or prismatic
+    joint) is rooted on the body that joint carries: PhysX makes the world joint of an articulation
+    rooted on the robot prim or on that joint its fixed base, and the joint never moves (measured
+    with ovphysx 0.7); rooted on the body, the joint moves (PhysX holds it beside the articulation,
+    OpenUSD's parser and usdjoints as the articulation's first joint)."""
     components = [c for c in plan.components if any(b in body_paths for b in c.bodies)]
-    if len(components) == 1 and components[0].fixed_base:
+    if len(components) == 1 and components[0].fixed_base and not _moving_anchor(components[0]):
         return [robot_prim.GetPath()]
     roots = []
     for component in components:
-        if component.fixed_base:
+        if component.fixed_base and _moving_anchor(component):
+            roots.append(body_paths[component.bodies[0]])
+        elif component.fixed_base:
             roots.append(tree_paths[component.tree[0].name])
-        elif not component.tree and robot.link(component.root).kinematic:
-            continue  # a lone kinematic body is moved by its pose, not by an articulation
+        elif not component.tree:
+            # a lone body is a rigid body: an articulation root over it gathers no link (OpenUSD's
+            # parser elects the body its root yet lists no articulated body; empty-articulation),
+            # and a lone kinematic body is moved by its pose
+            continue
         else:
             roots.append(body_paths[component.root])
     return roots
+
+
+def _moving_anchor(component) -> bool:
+    """Whether the joint that ties a fixed-base set to the world moves (is not a weld)."""
+    return bool(component.tree) and component.tree[0].type is not JointType.FIXED
 
 
 def _placements(robot, plan: BasePlan, poses, body_paths, joints_path) -> list[JointPlacement]:
@@ -205,9 +224,12 @@ def _placements(robot, plan: BasePlan, poses, body_paths, joints_path) -> list[J
     gearboxes = [j for j in robot.joints if j.type is JointType.GEARBOX]
     tree_order = [j for c in plan.components for j in c.tree]
     loop_order = [j for j in robot.joints if j.name in plan.excluded]
+    walked_back = {name for c in plan.components for name in c.reversed_joints}
     for joint in tree_order + loop_order + gearboxes:
         if joint.name in plan.skipped_joints and joint.type is not JointType.GEARBOX:
             continue
+        if joint.name in walked_back and joint.name not in plan.excluded:
+            joint = _parent_first(joint, body_paths, robot.defaults.axis)
         body0 = body_paths.get(joint.parent)
         pose0 = joint.pose_in_parent or IDENTITY
         if body0 is None:  # the world or a static link: the frame is written in the world
@@ -221,6 +243,26 @@ def _placements(robot, plan: BasePlan, poses, body_paths, joints_path) -> list[J
         placements.append(JointPlacement(joint, joints_path.AppendChild(unique_child_name(joint.name, used)),
                                          body0, body1, pose0, pose1, joint.name in plan.excluded))
     return placements
+
+
+_SCALAR_JOINTS = (JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC, JointType.FIXED)
+
+
+def _parent_first(joint, body_paths, default_axis):
+    """A tree joint the tree walks from its child to its parent (a link that is the child of two
+    joints, as turtlebot's rack), written with body0 the tree's parent: Newton refuses a stage whose
+    joint points from child to parent. A hinge or slider keeps its coordinate: its two frames swap
+    sides and its axis is reversed (body0's motion about -a by q is body1's about a by q), so
+    limits, drives, joint states and couplings are unchanged. Other kinds and joints to the world
+    are written as the file states them."""
+    if joint.type not in _SCALAR_JOINTS or joint.parent not in body_paths or joint.child not in body_paths:
+        return joint
+    axes = joint.axes
+    if joint.type is not JointType.FIXED:
+        axes = tuple(replace(axis, xyz=tuple(-c for c in (axis.xyz if axis.xyz is not None else default_axis)))
+                     for axis in axes)
+    return replace(joint, parent=joint.child, child=joint.parent, pose_in_parent=joint.pose_in_child or IDENTITY,
+                   pose_in_child=joint.pose_in_parent or IDENTITY, axes=axes)
 
 
 def _write_link(stage, path, link: Link, pose: Pose, robot: RobotIR, notes: Notes, meshes, looks, *,

@@ -10,6 +10,7 @@ pinocchio) and libsdformat 12 on the same bytes, both load files with:
 - undeclared namespace prefixes and names such as ``gz::system_priority`` (plain names);
 - content after the root element (ignored: both read the first root), text before it, and
   text after it that more markup follows (the document may not end in text);
+- a NUL byte (the document ends there: both parse a C string);
 
 A comment before the declaration is refused by both (XML_ERROR_PARSING_DECLARATION), and so here.
 Each tolerance is applied only when the strict parse fails, and each leaves a :data:`Note` for the
@@ -51,7 +52,9 @@ def parse(where: str, data: bytes, reader: str, *, base_url: str | None = None,
     ``undeclared_namespace``, an undeclared prefix ``p`` is declared as that URI plus ``p`` (the
     names keep their prefix as a namespace); without it, prefixed names are plain names.
     """
+    data, nul_notes = _before_nul(data, reader)
     data, notes = _prolog(data, reader)
+    notes = nul_notes + notes
     try:
         return etree.parse(io.BytesIO(data), strict_parser(), base_url=base_url), notes
     except etree.XMLSyntaxError as error:
@@ -66,6 +69,18 @@ def parse(where: str, data: bytes, reader: str, *, base_url: str | None = None,
         raise InputError(f"{where}:{line}", f"not well-formed XML: {strict_error.msg}",
                          "fix the XML syntax") from strict_error
     return tree, notes
+
+
+def _before_nul(data: bytes, reader: str) -> tuple[bytes, list[Note]]:
+    """``data`` up to its first NUL byte: tinyxml2 parses the file as a C string, so a NUL ends the
+    document it reads (urdfdom parses ``std::string::c_str()``, libsdformat the buffer tinyxml2's
+    LoadFile ends with a NUL). pybullet's humanoid.urdf ends in a NUL byte after ``</robot>``."""
+    nul = data.find(b"\x00")
+    if nul < 0:
+        return data, []
+    line = data.count(b"\n", 0, nul) + 1
+    return data[:nul], [(line, "XML NUL byte", f"a NUL byte ends the document {reader} reads: the "
+                         f"{len(data) - nul} byte(s) from it on are ignored (XML parsers reject this file)")]
 
 
 def _parse_tolerating_namespaces(data, reader, base_url, undeclared_namespace, notes):
