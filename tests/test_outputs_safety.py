@@ -239,6 +239,41 @@ def test_device_node_is_written_in_place_never_replaced(capsys, tmp_path, stage)
     assert stat.S_ISCHR(os.lstat(node).st_mode) and os.lstat(node).st_rdev == os.makedev(1, 3)
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="mknod of a character device needs root")
+def test_device_node_without_a_usd_ending_takes_every_stage_layer(capsys, tmp_path, stage):
+    """``convert -o /dev/null`` (a dry run) was refused as not ending in .usda while ``audit
+    --fix /dev/null`` and ``simulate --write-usd /dev/null`` wrote to it: a device is not held to
+    an ending, in every command. The node is made here: /dev is never touched."""
+    node = tmp_path / "null"
+    os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # the null device
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text(URDF)
+    before = snapshot(node, stage, urdf)
+    assert main(["convert", str(urdf), "-o", str(node)]) == 0
+    assert main(["audit", str(stage), "--fix", str(node)]) == 0
+    capsys.readouterr()
+    assert snapshot(node, stage, urdf) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null", "r.urdf", "stage.usda"]
+
+
+def test_fifo_without_a_usd_ending_gets_the_converted_layer(tmp_path):
+    """A FIFO reader (``convert R.urdf -o >(usdcat ...)``) gets the layer as text, whatever its name."""
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text(URDF)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(open(fifo, "rb").read()), daemon=True)
+    reader.start()
+    time.sleep(0.2)
+    result = subprocess.run([sys.executable, "-m", "usdjoints", "convert", str(urdf), "-o", str(fifo)],
+                            capture_output=True, text=True, timeout=120, cwd=REPO)
+    reader.join(30)
+    assert result.returncode == 0, result
+    assert received[0].startswith(b"#usda 1.0")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
 def test_fifo_without_reader_is_refused_without_hanging(tmp_path, stage):
     fifo = tmp_path / "out.fifo"
     os.mkfifo(fifo)
