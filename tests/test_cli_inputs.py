@@ -320,3 +320,60 @@ def test_brackets_in_strings_and_comments_are_text(tmp_path, text):
     assert Sdf.Layer.FindOrOpen(str(stage))
     result = run("walk", stage)
     assert result.returncode == 0, result.stderr
+
+
+# A file name the file system holds as bytes that are not UTF-8 (Python keeps them as surrogates).
+NOT_UTF8 = os.fsdecode(b"\xff\xfe")
+
+
+def test_stage_whose_path_is_not_utf8_is_one_line_naming_it(tmp_path):
+    """OpenUSD takes paths as UTF-8 text only: such a stage was an internal error (UnicodeEncodeError
+    from the resolver) in walk and in every audit format; now one line each, and a batch goes on."""
+    stage = tmp_path / f"{NOT_UTF8}.usda"
+    stage.write_text((REPO / "sample_stages" / "arm_articulation.usda").read_text())
+    line = one_line(run("walk", stage))
+    assert "not valid UTF-8" in line and "\\udcff\\udcfe.usda" in line
+    for fmt in ("text", "json", "sarif"):
+        result = run("audit", "--format", fmt, stage, REPO / "sample_stages" / "arm_articulation.usda")
+        assert result.returncode == 0 and "internal error" not in result.stderr, result  # the batch rule
+        assert result.stderr.count("not valid UTF-8") == 1
+    result = run("audit", "--format", "sarif", stage)
+    # RFC 3986 percent-encodes the name's own bytes, as pathlib's as_uri does
+    assert "%FF%FE.usda" in result.stdout and "internal error" not in result.stderr, result
+
+
+def test_robot_files_and_outputs_whose_names_are_not_utf8_convert(tmp_path):
+    """The file system allows any bytes in a name: a URDF or SDFormat file so named converts (an SDFormat
+    file's meshes found beside it), into an output so named, whose exact bytes name the new file.
+    Both were internal errors (lxml and OpenUSD take UTF-8 text only)."""
+    folder = tmp_path / NOT_UTF8
+    (folder / "meshes").mkdir(parents=True)
+    (folder / "meshes" / "t.stl").write_text("solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\n"
+                                             "vertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n")
+    sdf = folder / f"{NOT_UTF8}.sdf"
+    sdf.write_text('<?xml version="1.0"?>\n<sdf version="1.9"><model name="m"><link name="l"><inertial>'
+                   '<mass>1</mass></inertial><visual name="v"><geometry><mesh><uri>meshes/t.stl</uri></mesh>'
+                   '</geometry></visual></link></model></sdf>\n')
+    urdf = folder / f"{NOT_UTF8}.urdf"
+    from samples import pendulum_urdf
+
+    urdf.write_text(pendulum_urdf())
+    for source in (sdf, urdf):
+        out = folder / f"out{NOT_UTF8}.usda"
+        result = run("convert", source, "-o", out)
+        assert result.returncode == 0 and "warning" not in result.stderr, result
+        assert os.fsencode(out.name) in os.listdir(os.fsencode(folder))
+        if source is sdf:
+            assert "points = " in out.read_text()  # the mesh beside the file was found
+        out.unlink()
+    assert sorted(os.listdir(folder)) == sorted(["meshes", sdf.name, urdf.name])  # no temporary left
+
+
+def test_fix_layer_whose_name_is_not_utf8_is_written(tmp_path):
+    stage = tmp_path / "stage.usda"
+    stage.write_text((REPO / "sample_stages" / "revolute_basic.usda").read_text())
+    out = tmp_path / f"fix{NOT_UTF8}.usda"
+    result = run("audit", stage, "--fix", out)
+    assert result.returncode in (0, 1) and "internal error" not in result.stderr, result
+    assert out.read_text().startswith("#usda 1.0")
+    assert sorted(os.listdir(tmp_path)) == sorted([stage.name, out.name])

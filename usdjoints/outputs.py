@@ -373,16 +373,26 @@ def write_text(output: Union[PathLike, Output], text: str, option: str = "output
 
 def _write_regular(output: Output, writer: Callable[[str], object], suffix: str) -> None:
     directory = os.path.dirname(output.target) or "."
-    name = os.path.basename(output.target)
+    # the temporary name goes to writers (OpenUSD, matplotlib) that take UTF-8 text only: bytes of
+    # the destination's name that are not UTF-8 are left out of it (the rename needs no writer)
+    name = _utf8_only(os.path.basename(output.target))
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=suffix, dir=directory)
+        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=_utf8_only(suffix), dir=directory)
     except FileNotFoundError:
         raise UsageError(f"{output.path}: the output directory {directory} does not exist") from None
     except OSError as error:
         raise UsageError(f"{output.path}: cannot write in {directory}: {error.strerror}") from None
     os.close(handle)
+    folder_fd = None
     try:
-        writer(temporary)
+        given = temporary
+        if _utf8_only(temporary) != temporary:  # a folder whose name is not UTF-8: reach it through its descriptor
+            folder_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+            given = f"/proc/self/fd/{folder_fd}/{os.path.basename(temporary)}"
+            if not os.path.exists(given):
+                raise UsageError(f"{output.path}: the folder's name is not UTF-8, which the writer cannot take; "
+                                 "write the file elsewhere and move it")
+        writer(given)
         if not os.path.isfile(temporary):
             raise UsageError(f"{output.path}: nothing was written")
         os.chmod(temporary, output.mode if output.mode is not None else 0o666 & ~_umask())
@@ -390,8 +400,14 @@ def _write_regular(output: Output, writer: Callable[[str], object], suffix: str)
     except OSError as error:
         raise UsageError(f"{output.path}: cannot write: {error.strerror or error}") from None
     finally:
+        if folder_fd is not None:
+            os.close(folder_fd)
         if os.path.lexists(temporary):
             os.unlink(temporary)
+
+
+def _utf8_only(text: str) -> str:
+    return text.encode("utf-8", "ignore").decode("utf-8")
 
 
 def _copy_in_place(output: Output, stream) -> None:

@@ -156,6 +156,17 @@ def _check_root(path: str) -> None:
     regular_input(path, "USD file")
     if not Sdf.FileFormat.FindByExtension(os.path.splitext(path)[1].lstrip(".") or "x"):
         raise InputError(path, "not a USD file (unknown extension)", "use .usda, .usdc or .usd")
+    if not _utf8(os.path.abspath(path)):  # the file system allows any bytes; OpenUSD's paths are UTF-8
+        raise InputError(path, "the path is not valid UTF-8, and OpenUSD opens UTF-8 paths only",
+                         "rename the file or its folder")
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # bytes the file system decoder kept as surrogates
+        return False
+    return True
 
 
 def _file_of(layer) -> str:
