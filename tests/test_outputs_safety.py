@@ -107,10 +107,22 @@ LAYERED = """#usda 1.0
 )
 def Xform "Referenced" (references = @./ref.usda@) {}
 def Xform "Paid" (payload = @./pay.usda@) {}
+def Xform "Clipped" (
+    clips = {
+        dictionary default = {
+            double2[] active = [(0, 0)]
+            asset[] assetPaths = [@./clip.usda@]
+            string primPath = "/P"
+            double2[] times = [(0, 0)]
+        }
+    }
+)
+{
+}
 """
 
 
-@pytest.mark.parametrize("layer", ["sub.usda", "ref.usda", "pay.usda"])
+@pytest.mark.parametrize("layer", ["sub.usda", "ref.usda", "pay.usda", "clip.usda"])
 @pytest.mark.parametrize("command,option", STAGE_OPTIONS)
 def test_output_that_is_a_layer_of_the_stage_is_refused(capsys, tmp_path, command, option, layer):
     from pxr import Usd
@@ -118,16 +130,21 @@ def test_output_that_is_a_layer_of_the_stage_is_refused(capsys, tmp_path, comman
     root = tmp_path / "root.usda"
     root.write_text(LAYERED)
     (tmp_path / "sub.usda").write_text(STAGE_TEXT)
-    for name in ("ref.usda", "pay.usda"):
+    for name in ("ref.usda", "pay.usda", "clip.usda"):
         (tmp_path / name).write_text('#usda 1.0\n(defaultPrim = "P")\ndef Xform "P" {}\n')
     composed = Usd.Stage.Open(str(root))
     used = {os.path.realpath(layer.realPath) for layer in composed.GetUsedLayers() if layer.realPath}
     del composed
-    assert os.path.realpath(tmp_path / layer) in used  # the oracle: OpenUSD composes this file
-    files = [tmp_path / n for n in ("root.usda", "sub.usda", "ref.usda", "pay.usda")]
+    from pxr import UsdUtils
+
+    # the oracle: OpenUSD composes this file (a value clip is opened once a value is read: `audit -o
+    # CLIP` overwrote it, the stage's own layers were refused)
+    used |= {os.path.realpath(layer.realPath) for layer in UsdUtils.ComputeAllDependencies(str(root))[0]}
+    assert os.path.realpath(tmp_path / layer) in used
+    files = [tmp_path / n for n in ("root.usda", "sub.usda", "ref.usda", "pay.usda", "clip.usda")]
     before = snapshot(*files)
     line = refused(capsys, [command, root, option, tmp_path / layer])
-    assert "a layer (sublayer, reference or payload) of the stage" in line
+    assert "a layer (sublayer, reference, payload or value clip) of the stage" in line
     assert snapshot(*files) == before
 
 

@@ -8,7 +8,8 @@ one behaviour for every command, all checked before any work is done:
 
 - the output's directory must exist (it is never created): otherwise exit 2, one line;
 - an output that is an input file, directly, through a symlink or through a hard link (same
-  ``st_dev``/``st_ino``), or a layer of an input stage (sublayer, reference, payload), is refused;
+  ``st_dev``/``st_ino``), or a layer of an input stage (sublayer, reference, payload, value clip),
+  is refused;
 - two outputs of one command naming the same file are refused;
 - an existing regular file is replaced atomically (a temporary file in its folder, then
   ``os.replace``); a symlink is followed, so the file it names is replaced and the link stays;
@@ -262,8 +263,8 @@ def _refuse_stage_layers(output: Output, stages: Iterable) -> None:
             name, files = _stage_name(stage), stage_layer_files(stage)
         for layer in files:
             if identity(layer) == output.ident:
-                raise UsageError(f"{output.path}{_label(output.option)}: is {layer}, a layer (sublayer, reference "
-                                 f"or payload) of the stage {name}; refusing to overwrite it")
+                raise UsageError(f"{output.path}{_label(output.option)}: is {layer}, a layer (sublayer, reference, "
+                                 f"payload or value clip) of the stage {name}; refusing to overwrite it")
 
 
 _LAYER_MAGIC = (b"#usda", b"#sdf", b"PXR-USDC", b"PK\x03\x04")

@@ -133,8 +133,8 @@ def _raise_if_refused(path: str) -> None:
 
 
 def layer_files(stage_path) -> list[str]:
-    """The files of the stage's root layer and of every sublayer, reference and payload it reaches
-    (each checked as :func:`open_stage` checks them)."""
+    """The files of the stage's root layer and of every sublayer, reference, payload and value clip
+    it reaches (each checked as :func:`open_stage` checks them)."""
     ensure_physx_schemas()
     path = os.fspath(stage_path)
     _check_root(path)
@@ -142,10 +142,11 @@ def layer_files(stage_path) -> list[str]:
     _raise_if_refused(path)
     visited: list[str] = []
     try:
-        return [_file_of(layer) for layer in _open_layers(path, path, probe, visited)]
+        files = [_file_of(layer) for layer in _open_layers(path, path, probe, visited)]
     except InputError as error:
         _remember_refusal(path, visited, error)
         raise
+    return files + [f for f in visited if f not in files]  # and the value clips its layers name
 
 
 def _check_root(path: str) -> None:
@@ -224,7 +225,7 @@ def _open_layers(root: str, shown: str, probe: bool, visited: list[str] | None =
                 raise InputError(shown if referrer is None else path, "USD cannot read this file"
                                  + (f" ({what} of {referrer})" if referrer else ""))
             layers.append(layer)
-            _check_clip_assets(layer, outer, resolver)
+            visited.extend(_check_clip_assets(layer, outer, resolver))
             for asset in layer.GetCompositionAssetDependencies():
                 resolved = _resolve_asset(resolver, layer, asset)
                 if not resolved:
@@ -281,25 +282,29 @@ def _resolve_asset(resolver, layer, asset: str) -> str:
         return ""
 
 
-def _check_clip_assets(layer, file: str, resolver) -> None:
+def _check_clip_assets(layer, file: str, resolver) -> list[str]:
     """Value clips are opened when a value is read, long after the stage opened: a FIFO among
     them would block the walk. Every asset path of a layer that may hold clips is checked (text
-    layers are searched for the word first, which costs a read of a file already in the cache)."""
+    layers are searched for the word first, which costs a read of a file already in the cache).
+    Returns the files found, which the stage reads too."""
     from pxr import Tf, UsdUtils
 
     if not _head(file).startswith((CRATE_MAGIC, ZIP_MAGIC)):
         with open(file, "rb") as stream:
             if b"clips" not in stream.read():
-                return
+                return []
     try:
         _, assets, _ = UsdUtils.ExtractExternalReferences(layer.identifier)
     except Tf.ErrorException as error:  # a damaged crate whose specs Sdf cannot enumerate
         raise InputError(None, usd_error_text(error, file, file)) from None
+    found = []
     for asset in assets:
         resolved = _resolve_asset(resolver, layer, asset)
         outer = resolved.split("[", 1)[0]
         if outer and os.path.lexists(outer):
             regular_input(outer, "value clip or asset", _file_of(layer))
+            found.append(outer)
+    return found
 
 
 # ---------------------------------------------------------------------------------------------
