@@ -377,3 +377,51 @@ def test_fix_layer_whose_name_is_not_utf8_is_written(tmp_path):
     assert result.returncode in (0, 1) and "internal error" not in result.stderr, result
     assert out.read_text().startswith("#usda 1.0")
     assert sorted(os.listdir(tmp_path)) == sorted([stage.name, out.name])
+
+
+ASSET_VALUES = """#usda 1.0
+def Xform "A" (
+    prepend apiSchemas = ["PhysicsRigidBodyAPI"]
+    clips = {
+        dictionary default = {
+            asset[] assetPaths = [@./clip.usda@]
+            string primPath = "/A"
+            double2[] active = [(0, 0)]
+        }
+    }
+)
+{
+    double3 xformOp:translate = (1, 0, 0)
+    uniform token[] xformOpOrder = ["xformOp:translate"]
+}
+def Shader "S"
+{
+    asset inputs:file = @/dev/null@
+    asset inputs:fifo = @./fifo.png@
+}
+"""
+
+
+@pytest.mark.parametrize("ext", ["usda", "usdc"])
+def test_asset_values_naming_a_device_or_fifo_are_not_refused(tmp_path, ext):
+    """An asset-valued attribute (a texture) is a path OpenUSD resolves, never opens: a stage whose
+    shader names /dev/null or a FIFO was refused as a value clip would be ('reading it could
+    block'); only the clips' own files are checked now."""
+    from pxr import Sdf
+
+    os.mkfifo(tmp_path / "fifo.png")
+    (tmp_path / "clip.usda").write_text('#usda 1.0\ndef Xform "A" {\n    double3 xformOp:translate.timeSamples = '
+                                        '{0: (2, 0, 0)}\n}\n')
+    root = tmp_path / f"stage.{ext}"
+    layer = Sdf.Layer.CreateAnonymous(".usda")
+    assert layer.ImportFromString(ASSET_VALUES) and layer.Export(str(root))
+    reads_every_value = ("import sys; from pxr import Usd; s = Usd.Stage.Open(sys.argv[1]); "
+                         "[a.Get() for p in s.Traverse() for a in p.GetAttributes()]")
+    # the oracle: OpenUSD alone opens the stage and reads every value, the assets included
+    subprocess.run([sys.executable, "-c", reads_every_value, str(root)], check=True, timeout=30)
+    result = run("walk", root)
+    assert result.returncode == 0 and result.stderr == "", result
+    (tmp_path / "clip.usda").unlink()
+    os.mkfifo(tmp_path / "clip.usda")  # the clip itself stays refused
+    line = one_line(run("walk", root))
+    assert "clip.usda" in line and "FIFO" in line and "value clip" in line

@@ -284,9 +284,11 @@ def _resolve_asset(resolver, layer, asset: str) -> str:
 
 def _check_clip_assets(layer, file: str, resolver) -> list[str]:
     """Value clips are opened when a value is read, long after the stage opened: a FIFO among
-    them would block the walk. Every asset path of a layer that may hold clips is checked (text
-    layers are searched for the word first, which costs a read of a file already in the cache).
-    Returns the files found, which the stage reads too."""
+    them would block the walk. Every clip asset path of a layer is checked (text layers are
+    searched for the word first, which costs a read of a file already in the cache); with a
+    template clip set, whose files are named by a pattern, every asset path of the layer is.
+    Other asset-valued attributes (a texture, a mesh file) are never opened by OpenUSD, so a device
+    or FIFO there is no reason to refuse the stage. Returns the files found, which the stage reads too."""
     from pxr import Tf, UsdUtils
 
     if not _head(file).startswith((CRATE_MAGIC, ZIP_MAGIC)):
@@ -294,7 +296,9 @@ def _check_clip_assets(layer, file: str, resolver) -> list[str]:
             if b"clips" not in stream.read():
                 return []
     try:
-        _, assets, _ = UsdUtils.ExtractExternalReferences(layer.identifier)
+        assets = _clip_assets(layer)
+        if assets is None:
+            _, assets, _ = UsdUtils.ExtractExternalReferences(layer.identifier)
     except Tf.ErrorException as error:  # a damaged crate whose specs Sdf cannot enumerate
         raise InputError(None, usd_error_text(error, file, file)) from None
     found = []
@@ -305,6 +309,32 @@ def _check_clip_assets(layer, file: str, resolver) -> list[str]:
             regular_input(outer, "value clip or asset", _file_of(layer))
             found.append(outer)
     return found
+
+
+def _clip_assets(layer) -> list[str] | None:
+    """The asset paths of the value clips authored in ``layer`` (``clips`` metadata:
+    ``assetPaths`` and ``manifestAssetPath`` of each clip set); None when a clip set names its
+    files by ``templateAssetPath``."""
+    from pxr import Sdf
+
+    paths = []
+    layer.Traverse(Sdf.Path.absoluteRootPath, lambda path: paths.append(path) if path.IsPrimPath() else None)
+    assets: list[str] = []
+    for path in paths:
+        spec = layer.GetPrimAtPath(path)
+        if spec is None or not spec.HasInfo("clips"):
+            continue
+        clips = spec.GetInfo("clips")
+        for clip_set in (clips.values() if isinstance(clips, dict) else ()):
+            if not isinstance(clip_set, dict):
+                continue
+            if clip_set.get("templateAssetPath"):
+                return None
+            for asset in list(clip_set.get("assetPaths") or ()) + [clip_set.get("manifestAssetPath")]:
+                text = getattr(asset, "path", asset)
+                if isinstance(text, str) and text:
+                    assets.append(text)
+    return assets
 
 
 # ---------------------------------------------------------------------------------------------
