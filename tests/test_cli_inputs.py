@@ -425,3 +425,45 @@ def test_asset_values_naming_a_device_or_fifo_are_not_refused(tmp_path, ext):
     os.mkfifo(tmp_path / "clip.usda")  # the clip itself stays refused
     line = one_line(run("walk", root))
     assert "clip.usda" in line and "FIFO" in line and "value clip" in line
+
+
+def _file_system_of(path) -> str:
+    """The oracle: the kernel's own mount table names the file system holding ``path``."""
+    device = os.stat(path).st_dev
+    with open("/proc/self/mountinfo") as mounts:
+        for line in mounts:
+            major, _, minor = line.split()[2].partition(":")
+            if os.makedev(int(major), int(minor)) == device:
+                return line.split(" - ", 1)[1].split()[0]
+    return ""
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not os.path.exists("/proc/kmsg"), reason="/proc/kmsg opens for root only")
+@pytest.mark.parametrize("role", ["stage", "sublayer", "robot", "mesh", "include"])
+def test_a_kernel_file_is_refused_never_read(tmp_path, role):
+    """/proc/kmsg is a regular file (stat says so, size 0) whose read waits for the next kernel
+    message: through a symlink, as a stage, a sublayer, a robot file, a mesh or an included
+    model.sdf, the command blocked for ever. Files of the kernel's file systems are refused now,
+    before anything opens them."""
+    kmsg = "/proc/kmsg"
+    assert stat.S_ISREG(os.stat(kmsg).st_mode) and _file_system_of(kmsg) == "proc"
+    link = {"stage": "k.usda", "sublayer": "k.usda", "robot": "k.urdf", "mesh": "k.stl",
+            "include": "models/km/model.sdf"}[role]
+    (tmp_path / link).parent.mkdir(parents=True, exist_ok=True)
+    os.symlink(kmsg, tmp_path / link)
+    argv = {"stage": ["walk", tmp_path / "k.usda"], "sublayer": ["walk", tmp_path / "root.usda"],
+            "robot": ["convert", tmp_path / "k.urdf", "-o", tmp_path / "out.usda"],
+            "mesh": ["convert", tmp_path / "r.urdf", "-o", tmp_path / "out.usda"],
+            "include": ["convert", tmp_path / "w.sdf", "-o", tmp_path / "out.usda", "--resource-path",
+                        tmp_path / "models"]}[role]
+    (tmp_path / "root.usda").write_text("#usda 1.0\n(\n    subLayers = [@k.usda@]\n)\n")
+    (tmp_path / "r.urdf").write_text('<robot name="r"><link name="a"><visual><geometry><mesh filename="k.stl"/>'
+                                     "</geometry></visual></link></robot>")
+    (tmp_path / "models" / "km").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "models" / "km" / "model.config").write_text(
+        '<?xml version="1.0"?><model><name>km</name><sdf version="1.9">model.sdf</sdf></model>')
+    (tmp_path / "w.sdf").write_text('<?xml version="1.0"?><sdf version="1.9"><world name="w"><include>'
+                                    "<uri>model://km</uri></include></world></sdf>")
+    line = one_line(run(*argv, timeout=HANG_LIMIT))
+    assert "kernel's proc file system" in line and "k" in line
+    assert not (tmp_path / "out.usda").exists()

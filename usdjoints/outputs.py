@@ -1,7 +1,8 @@
 """Every file usdjoints reads or writes on a user's behalf passes through here.
 
-Inputs (:func:`regular_input`): only regular files are read. A FIFO, socket or device could block
-forever or never end, so it is refused with one line before any reader sees it.
+Inputs (:func:`regular_input`): only regular files on disk are read. A FIFO, socket or device, or
+a file of the kernel's file systems (/proc/kmsg), could block forever or never end, so it is
+refused with one line before any reader sees it.
 
 Outputs (:func:`check_outputs`, then :func:`write_file` / :func:`write_text` / :func:`write_bytes`),
 one behaviour for every command, all checked before any work is done:
@@ -59,10 +60,43 @@ def regular_input(path: PathLike, what: str = "file", referrer: Optional[str] = 
     except OSError as error:
         raise InputError(name, f"cannot read{via}: {error.strerror}") from None
     if stat.S_ISREG(info.st_mode):
+        kernel = kernel_file_system(info)
+        if kernel is not None:
+            raise InputError(name, f"is a file of the kernel's {kernel} file system, not a file on disk{via}; "
+                             "refused: reading it could block")
         return info
     if stat.S_ISDIR(info.st_mode):
         raise InputError(name, f"is a directory, not a {what}{via}")
     raise InputError(name, f"is a {_kind(info.st_mode)}, not a regular file{via}; refused: reading it could block")
+
+
+# File systems whose regular files are the kernel's, not data: a read of one may block for ever
+# (/proc/kmsg waits for the next kernel message) or never end.
+_KERNEL_FILE_SYSTEMS = frozenset({"proc", "sysfs", "debugfs", "tracefs", "securityfs", "configfs", "efivarfs",
+                                  "cgroup", "cgroup2", "bpf", "pstore", "fusectl", "binfmt_misc"})
+_kernel_devices: Optional[dict] = None
+
+
+def kernel_file_system(info: os.stat_result) -> Optional[str]:
+    """The name of the kernel file system (``proc``, ``sysfs``...) holding the file ``info`` is of,
+    or None (a file on disk, or no /proc/self/mountinfo to tell)."""
+    global _kernel_devices
+    if _kernel_devices is None:
+        devices = {}
+        try:
+            with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as mounts:
+                for line in mounts:
+                    fields = line.split()
+                    if " - " not in line or len(fields) < 3:
+                        continue
+                    fs_type = line.split(" - ", 1)[1].split()[0]
+                    if fs_type in _KERNEL_FILE_SYSTEMS:
+                        major, _, minor = fields[2].partition(":")
+                        devices[os.makedev(int(major), int(minor))] = fs_type
+        except (OSError, ValueError):
+            pass
+        _kernel_devices = devices
+    return _kernel_devices.get(info.st_dev)
 
 
 def identity(path: PathLike) -> Optional[tuple[int, int]]:
