@@ -80,7 +80,7 @@ def resolve_uri(uri: str, base_dir: Path, directories: tuple[Path, ...], where: 
         raise InputError(where, str(confinement.refusal(uri, outside, "include ")))
     if unusable is not None:  # libsdformat's findFile does not find such a path either
         raise InputError(where, f"cannot find include uri '{_shortened(uri)}': {unusable}")
-    searched = ", ".join(str(c) for c in candidates) or "no resource directory"
+    searched = ", ".join(dict.fromkeys(str(c) for c in candidates)) or "no resource directory"  # each once
     raise InputError(where, f"cannot find include uri '{uri}' (searched {searched})",
                      "add the model's parent directory with --resource-path or GZ_SIM_RESOURCE_PATH")
 
