@@ -154,3 +154,19 @@ def test_walk_never_imports_numba_or_the_simulator(tmp_path):
     code, heavy = result.stderr.strip().splitlines()[-1].split()
     assert code == "0"
     assert heavy == "none"
+
+
+def test_audit_stages_on_both_sides_of_its_options(capsys):
+    """``audit A --format json B`` audits A and B, as ``audit A B --format json`` does (most tools
+    take operands between options); it stopped with 'unrecognized arguments: B'. An unknown option
+    among them, or a second operand of a command that takes one, is still a usage error."""
+    a, b = str(REPO / "sample_stages" / "revolute_basic.usda"), str(REPO / "sample_stages" / "gear_pair.usda")
+    code, out, err = run(capsys, "audit", a, "--format", "json", b)
+    expected_code, expected, _ = run(capsys, "audit", a, b, "--format", "json")
+    assert code == expected_code and json.loads(out) == json.loads(expected), err
+    assert json.loads(out)["summary"]["stages"] == 2
+    for argv in (["audit", a, "--bogus", b], ["walk", a, b]):
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        assert exit_info.value.code == 2
+        assert "unrecognized arguments" in capsys.readouterr().err

@@ -320,3 +320,150 @@ def test_brackets_in_strings_and_comments_are_text(tmp_path, text):
     assert Sdf.Layer.FindOrOpen(str(stage))
     result = run("walk", stage)
     assert result.returncode == 0, result.stderr
+
+
+# A file name the file system holds as bytes that are not UTF-8 (Python keeps them as surrogates).
+NOT_UTF8 = os.fsdecode(b"\xff\xfe")
+
+
+def test_stage_whose_path_is_not_utf8_is_one_line_naming_it(tmp_path):
+    """OpenUSD takes paths as UTF-8 text only: such a stage was an internal error (UnicodeEncodeError
+    from the resolver) in walk and in every audit format; now one line each, and a batch goes on."""
+    stage = tmp_path / f"{NOT_UTF8}.usda"
+    stage.write_text((REPO / "sample_stages" / "arm_articulation.usda").read_text())
+    line = one_line(run("walk", stage))
+    assert "not valid UTF-8" in line and "\\udcff\\udcfe.usda" in line
+    for fmt in ("text", "json", "sarif"):
+        result = run("audit", "--format", fmt, stage, REPO / "sample_stages" / "arm_articulation.usda")
+        assert result.returncode == 0 and "internal error" not in result.stderr, result  # the batch rule
+        assert result.stderr.count("not valid UTF-8") == 1
+    result = run("audit", "--format", "sarif", stage)
+    # RFC 3986 percent-encodes the name's own bytes, as pathlib's as_uri does
+    assert "%FF%FE.usda" in result.stdout and "internal error" not in result.stderr, result
+
+
+def test_robot_files_and_outputs_whose_names_are_not_utf8_convert(tmp_path):
+    """The file system allows any bytes in a name: a URDF or SDFormat file so named converts (an SDFormat
+    file's meshes found beside it), into an output so named, whose exact bytes name the new file.
+    Both were internal errors (lxml and OpenUSD take UTF-8 text only)."""
+    folder = tmp_path / NOT_UTF8
+    (folder / "meshes").mkdir(parents=True)
+    (folder / "meshes" / "t.stl").write_text("solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\n"
+                                             "vertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n")
+    sdf = folder / f"{NOT_UTF8}.sdf"
+    sdf.write_text('<?xml version="1.0"?>\n<sdf version="1.9"><model name="m"><link name="l"><inertial>'
+                   '<mass>1</mass></inertial><visual name="v"><geometry><mesh><uri>meshes/t.stl</uri></mesh>'
+                   '</geometry></visual></link></model></sdf>\n')
+    urdf = folder / f"{NOT_UTF8}.urdf"
+    from samples import pendulum_urdf
+
+    urdf.write_text(pendulum_urdf())
+    for source in (sdf, urdf):
+        out = folder / f"out{NOT_UTF8}.usda"
+        result = run("convert", source, "-o", out)
+        assert result.returncode == 0 and "warning" not in result.stderr, result
+        assert os.fsencode(out.name) in os.listdir(os.fsencode(folder))
+        if source is sdf:
+            assert "points = " in out.read_text()  # the mesh beside the file was found
+        out.unlink()
+    assert sorted(os.listdir(folder)) == sorted(["meshes", sdf.name, urdf.name])  # no temporary left
+
+
+def test_fix_layer_whose_name_is_not_utf8_is_written(tmp_path):
+    stage = tmp_path / "stage.usda"
+    stage.write_text((REPO / "sample_stages" / "revolute_basic.usda").read_text())
+    out = tmp_path / f"fix{NOT_UTF8}.usda"
+    result = run("audit", stage, "--fix", out)
+    assert result.returncode in (0, 1) and "internal error" not in result.stderr, result
+    assert out.read_text().startswith("#usda 1.0")
+    assert sorted(os.listdir(tmp_path)) == sorted([stage.name, out.name])
+
+
+ASSET_VALUES = """#usda 1.0
+def Xform "A" (
+    prepend apiSchemas = ["PhysicsRigidBodyAPI"]
+    clips = {
+        dictionary default = {
+            asset[] assetPaths = [@./clip.usda@]
+            string primPath = "/A"
+            double2[] active = [(0, 0)]
+        }
+    }
+)
+{
+    double3 xformOp:translate = (1, 0, 0)
+    uniform token[] xformOpOrder = ["xformOp:translate"]
+}
+def Shader "S"
+{
+    asset inputs:file = @/dev/null@
+    asset inputs:fifo = @./fifo.png@
+}
+"""
+
+
+@pytest.mark.parametrize("ext", ["usda", "usdc"])
+def test_asset_values_naming_a_device_or_fifo_are_not_refused(tmp_path, ext):
+    """An asset-valued attribute (a texture) is a path OpenUSD resolves, never opens: a stage whose
+    shader names /dev/null or a FIFO was refused as a value clip would be ('reading it could
+    block'); only the clips' own files are checked now."""
+    from pxr import Sdf
+
+    os.mkfifo(tmp_path / "fifo.png")
+    (tmp_path / "clip.usda").write_text('#usda 1.0\ndef Xform "A" {\n    double3 xformOp:translate.timeSamples = '
+                                        '{0: (2, 0, 0)}\n}\n')
+    root = tmp_path / f"stage.{ext}"
+    layer = Sdf.Layer.CreateAnonymous(".usda")
+    assert layer.ImportFromString(ASSET_VALUES) and layer.Export(str(root))
+    reads_every_value = ("import sys; from pxr import Usd; s = Usd.Stage.Open(sys.argv[1]); "
+                         "[a.Get() for p in s.Traverse() for a in p.GetAttributes()]")
+    # the oracle: OpenUSD alone opens the stage and reads every value, the assets included
+    subprocess.run([sys.executable, "-c", reads_every_value, str(root)], check=True, timeout=30)
+    result = run("walk", root)
+    assert result.returncode == 0 and result.stderr == "", result
+    (tmp_path / "clip.usda").unlink()
+    os.mkfifo(tmp_path / "clip.usda")  # the clip itself stays refused
+    line = one_line(run("walk", root))
+    assert "clip.usda" in line and "FIFO" in line and "value clip" in line
+
+
+def _file_system_of(path) -> str:
+    """The oracle: the kernel's own mount table names the file system holding ``path``."""
+    device = os.stat(path).st_dev
+    with open("/proc/self/mountinfo") as mounts:
+        for line in mounts:
+            major, _, minor = line.split()[2].partition(":")
+            if os.makedev(int(major), int(minor)) == device:
+                return line.split(" - ", 1)[1].split()[0]
+    return ""
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not os.path.exists("/proc/kmsg"), reason="/proc/kmsg opens for root only")
+@pytest.mark.parametrize("role", ["stage", "sublayer", "robot", "mesh", "include"])
+def test_a_kernel_file_is_refused_never_read(tmp_path, role):
+    """/proc/kmsg is a regular file (stat says so, size 0) whose read waits for the next kernel
+    message: through a symlink, as a stage, a sublayer, a robot file, a mesh or an included
+    model.sdf, the command blocked for ever. Files of the kernel's file systems are refused now,
+    before anything opens them."""
+    kmsg = "/proc/kmsg"
+    assert stat.S_ISREG(os.stat(kmsg).st_mode) and _file_system_of(kmsg) == "proc"
+    link = {"stage": "k.usda", "sublayer": "k.usda", "robot": "k.urdf", "mesh": "k.stl",
+            "include": "models/km/model.sdf"}[role]
+    (tmp_path / link).parent.mkdir(parents=True, exist_ok=True)
+    os.symlink(kmsg, tmp_path / link)
+    argv = {"stage": ["walk", tmp_path / "k.usda"], "sublayer": ["walk", tmp_path / "root.usda"],
+            "robot": ["convert", tmp_path / "k.urdf", "-o", tmp_path / "out.usda"],
+            "mesh": ["convert", tmp_path / "r.urdf", "-o", tmp_path / "out.usda"],
+            "include": ["convert", tmp_path / "w.sdf", "-o", tmp_path / "out.usda", "--resource-path",
+                        tmp_path / "models"]}[role]
+    (tmp_path / "root.usda").write_text("#usda 1.0\n(\n    subLayers = [@k.usda@]\n)\n")
+    (tmp_path / "r.urdf").write_text('<robot name="r"><link name="a"><visual><geometry><mesh filename="k.stl"/>'
+                                     "</geometry></visual></link></robot>")
+    (tmp_path / "models" / "km").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "models" / "km" / "model.config").write_text(
+        '<?xml version="1.0"?><model><name>km</name><sdf version="1.9">model.sdf</sdf></model>')
+    (tmp_path / "w.sdf").write_text('<?xml version="1.0"?><sdf version="1.9"><world name="w"><include>'
+                                    "<uri>model://km</uri></include></world></sdf>")
+    line = one_line(run(*argv, timeout=HANG_LIMIT))
+    assert "kernel's proc file system" in line and "k" in line
+    assert not (tmp_path / "out.usda").exists()

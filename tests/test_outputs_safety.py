@@ -107,10 +107,22 @@ LAYERED = """#usda 1.0
 )
 def Xform "Referenced" (references = @./ref.usda@) {}
 def Xform "Paid" (payload = @./pay.usda@) {}
+def Xform "Clipped" (
+    clips = {
+        dictionary default = {
+            double2[] active = [(0, 0)]
+            asset[] assetPaths = [@./clip.usda@]
+            string primPath = "/P"
+            double2[] times = [(0, 0)]
+        }
+    }
+)
+{
+}
 """
 
 
-@pytest.mark.parametrize("layer", ["sub.usda", "ref.usda", "pay.usda"])
+@pytest.mark.parametrize("layer", ["sub.usda", "ref.usda", "pay.usda", "clip.usda"])
 @pytest.mark.parametrize("command,option", STAGE_OPTIONS)
 def test_output_that_is_a_layer_of_the_stage_is_refused(capsys, tmp_path, command, option, layer):
     from pxr import Usd
@@ -118,16 +130,21 @@ def test_output_that_is_a_layer_of_the_stage_is_refused(capsys, tmp_path, comman
     root = tmp_path / "root.usda"
     root.write_text(LAYERED)
     (tmp_path / "sub.usda").write_text(STAGE_TEXT)
-    for name in ("ref.usda", "pay.usda"):
+    for name in ("ref.usda", "pay.usda", "clip.usda"):
         (tmp_path / name).write_text('#usda 1.0\n(defaultPrim = "P")\ndef Xform "P" {}\n')
     composed = Usd.Stage.Open(str(root))
     used = {os.path.realpath(layer.realPath) for layer in composed.GetUsedLayers() if layer.realPath}
     del composed
-    assert os.path.realpath(tmp_path / layer) in used  # the oracle: OpenUSD composes this file
-    files = [tmp_path / n for n in ("root.usda", "sub.usda", "ref.usda", "pay.usda")]
+    from pxr import UsdUtils
+
+    # the oracle: OpenUSD composes this file (a value clip is opened once a value is read: `audit -o
+    # CLIP` overwrote it, the stage's own layers were refused)
+    used |= {os.path.realpath(layer.realPath) for layer in UsdUtils.ComputeAllDependencies(str(root))[0]}
+    assert os.path.realpath(tmp_path / layer) in used
+    files = [tmp_path / n for n in ("root.usda", "sub.usda", "ref.usda", "pay.usda", "clip.usda")]
     before = snapshot(*files)
     line = refused(capsys, [command, root, option, tmp_path / layer])
-    assert "a layer (sublayer, reference or payload) of the stage" in line
+    assert "a layer (sublayer, reference, payload or value clip) of the stage" in line
     assert snapshot(*files) == before
 
 
@@ -237,6 +254,41 @@ def test_device_node_is_written_in_place_never_replaced(capsys, tmp_path, stage)
     after = snapshot(node, stage)
     assert after == before
     assert stat.S_ISCHR(os.lstat(node).st_mode) and os.lstat(node).st_rdev == os.makedev(1, 3)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mknod of a character device needs root")
+def test_device_node_without_a_usd_ending_takes_every_stage_layer(capsys, tmp_path, stage):
+    """``convert -o /dev/null`` (a dry run) was refused as not ending in .usda while ``audit
+    --fix /dev/null`` and ``simulate --write-usd /dev/null`` wrote to it: a device is not held to
+    an ending, in every command. The node is made here: /dev is never touched."""
+    node = tmp_path / "null"
+    os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # the null device
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text(URDF)
+    before = snapshot(node, stage, urdf)
+    assert main(["convert", str(urdf), "-o", str(node)]) == 0
+    assert main(["audit", str(stage), "--fix", str(node)]) == 0
+    capsys.readouterr()
+    assert snapshot(node, stage, urdf) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null", "r.urdf", "stage.usda"]
+
+
+def test_fifo_without_a_usd_ending_gets_the_converted_layer(tmp_path):
+    """A FIFO reader (``convert R.urdf -o >(usdcat ...)``) gets the layer as text, whatever its name."""
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text(URDF)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(open(fifo, "rb").read()), daemon=True)
+    reader.start()
+    time.sleep(0.2)
+    result = subprocess.run([sys.executable, "-m", "usdjoints", "convert", str(urdf), "-o", str(fifo)],
+                            capture_output=True, text=True, timeout=120, cwd=REPO)
+    reader.join(30)
+    assert result.returncode == 0, result
+    assert received[0].startswith(b"#usda 1.0")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
 def test_fifo_without_reader_is_refused_without_hanging(tmp_path, stage):

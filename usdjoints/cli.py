@@ -359,7 +359,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     _escape_unencodable()
     try:
         parser = _build_parser()
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            # audit's stages may sit on both sides of its options (audit a.usda --strict b.usda), as
+            # in most tools; argparse leaves the ones after an option over
+            if isinstance(getattr(args, "stages", None), list) and not any(e.startswith("-") for e in extra):
+                args.stages.extend(extra)
+            else:
+                parser.error(f"unrecognized arguments: {' '.join(extra)}")
         if args.verbose and args.quiet:
             parser.error("--verbose and --quiet cannot go together")
         saved_verbose = os.environ.get("USDJOINTS_VERBOSE")

@@ -1,14 +1,16 @@
 """Every file usdjoints reads or writes on a user's behalf passes through here.
 
-Inputs (:func:`regular_input`): only regular files are read. A FIFO, socket or device could block
-forever or never end, so it is refused with one line before any reader sees it.
+Inputs (:func:`regular_input`): only regular files on disk are read. A FIFO, socket or device, or
+a file of the kernel's file systems (/proc/kmsg), could block forever or never end, so it is
+refused with one line before any reader sees it.
 
 Outputs (:func:`check_outputs`, then :func:`write_file` / :func:`write_text` / :func:`write_bytes`),
 one behaviour for every command, all checked before any work is done:
 
 - the output's directory must exist (it is never created): otherwise exit 2, one line;
 - an output that is an input file, directly, through a symlink or through a hard link (same
-  ``st_dev``/``st_ino``), or a layer of an input stage (sublayer, reference, payload), is refused;
+  ``st_dev``/``st_ino``), or a layer of an input stage (sublayer, reference, payload, value clip),
+  is refused;
 - two outputs of one command naming the same file are refused;
 - an existing regular file is replaced atomically (a temporary file in its folder, then
   ``os.replace``); a symlink is followed, so the file it names is replaced and the link stays;
@@ -58,10 +60,43 @@ def regular_input(path: PathLike, what: str = "file", referrer: Optional[str] = 
     except OSError as error:
         raise InputError(name, f"cannot read{via}: {error.strerror}") from None
     if stat.S_ISREG(info.st_mode):
+        kernel = kernel_file_system(info)
+        if kernel is not None:
+            raise InputError(name, f"is a file of the kernel's {kernel} file system, not a file on disk{via}; "
+                             "refused: reading it could block")
         return info
     if stat.S_ISDIR(info.st_mode):
         raise InputError(name, f"is a directory, not a {what}{via}")
     raise InputError(name, f"is a {_kind(info.st_mode)}, not a regular file{via}; refused: reading it could block")
+
+
+# File systems whose regular files are the kernel's, not data: a read of one may block for ever
+# (/proc/kmsg waits for the next kernel message) or never end.
+_KERNEL_FILE_SYSTEMS = frozenset({"proc", "sysfs", "debugfs", "tracefs", "securityfs", "configfs", "efivarfs",
+                                  "cgroup", "cgroup2", "bpf", "pstore", "fusectl", "binfmt_misc"})
+_kernel_devices: Optional[dict] = None
+
+
+def kernel_file_system(info: os.stat_result) -> Optional[str]:
+    """The name of the kernel file system (``proc``, ``sysfs``...) holding the file ``info`` is of,
+    or None (a file on disk, or no /proc/self/mountinfo to tell)."""
+    global _kernel_devices
+    if _kernel_devices is None:
+        devices = {}
+        try:
+            with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as mounts:
+                for line in mounts:
+                    fields = line.split()
+                    if " - " not in line or len(fields) < 3:
+                        continue
+                    fs_type = line.split(" - ", 1)[1].split()[0]
+                    if fs_type in _KERNEL_FILE_SYSTEMS:
+                        major, _, minor = fields[2].partition(":")
+                        devices[os.makedev(int(major), int(minor))] = fs_type
+        except (OSError, ValueError):
+            pass
+        _kernel_devices = devices
+    return _kernel_devices.get(info.st_dev)
 
 
 def identity(path: PathLike) -> Optional[tuple[int, int]]:
@@ -262,8 +297,8 @@ def _refuse_stage_layers(output: Output, stages: Iterable) -> None:
             name, files = _stage_name(stage), stage_layer_files(stage)
         for layer in files:
             if identity(layer) == output.ident:
-                raise UsageError(f"{output.path}{_label(output.option)}: is {layer}, a layer (sublayer, reference "
-                                 f"or payload) of the stage {name}; refusing to overwrite it")
+                raise UsageError(f"{output.path}{_label(output.option)}: is {layer}, a layer (sublayer, reference, "
+                                 f"payload or value clip) of the stage {name}; refusing to overwrite it")
 
 
 _LAYER_MAGIC = (b"#usda", b"#sdf", b"PXR-USDC", b"PK\x03\x04")
@@ -373,16 +408,26 @@ def write_text(output: Union[PathLike, Output], text: str, option: str = "output
 
 def _write_regular(output: Output, writer: Callable[[str], object], suffix: str) -> None:
     directory = os.path.dirname(output.target) or "."
-    name = os.path.basename(output.target)
+    # the temporary name goes to writers (OpenUSD, matplotlib) that take UTF-8 text only: bytes of
+    # the destination's name that are not UTF-8 are left out of it (the rename needs no writer)
+    name = _utf8_only(os.path.basename(output.target))
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=suffix, dir=directory)
+        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=_utf8_only(suffix), dir=directory)
     except FileNotFoundError:
         raise UsageError(f"{output.path}: the output directory {directory} does not exist") from None
     except OSError as error:
         raise UsageError(f"{output.path}: cannot write in {directory}: {error.strerror}") from None
     os.close(handle)
+    folder_fd = None
     try:
-        writer(temporary)
+        given = temporary
+        if _utf8_only(temporary) != temporary:  # a folder whose name is not UTF-8: reach it through its descriptor
+            folder_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+            given = f"/proc/self/fd/{folder_fd}/{os.path.basename(temporary)}"
+            if not os.path.exists(given):
+                raise UsageError(f"{output.path}: the folder's name is not UTF-8, which the writer cannot take; "
+                                 "write the file elsewhere and move it")
+        writer(given)
         if not os.path.isfile(temporary):
             raise UsageError(f"{output.path}: nothing was written")
         os.chmod(temporary, output.mode if output.mode is not None else 0o666 & ~_umask())
@@ -390,8 +435,14 @@ def _write_regular(output: Output, writer: Callable[[str], object], suffix: str)
     except OSError as error:
         raise UsageError(f"{output.path}: cannot write: {error.strerror or error}") from None
     finally:
+        if folder_fd is not None:
+            os.close(folder_fd)
         if os.path.lexists(temporary):
             os.unlink(temporary)
+
+
+def _utf8_only(text: str) -> str:
+    return text.encode("utf-8", "ignore").decode("utf-8")
 
 
 def _copy_in_place(output: Output, stream) -> None:

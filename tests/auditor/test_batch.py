@@ -189,6 +189,20 @@ def test_batch_usage_errors_are_one_line(argv, bad_library):
     assert "Traceback" not in done.stderr and lines[-1].startswith("usdjoints: error:"), done.stderr
 
 
+@pytest.mark.parametrize("address,words", [("local:99999", "from 1 to 1024"), ("tcp://[::1", "not an address"),
+                                           ("", "needs an address"), (" ", "needs an address")])
+def test_scheduler_addresses_that_cannot_work_are_one_line_before_any_worker(address, words, bad_library):
+    """local:N takes --jobs's bound (each worker a process holding a stage): local:99999 started
+    99,999 worker processes (stopped after 60 s, none ready); an address Dask cannot parse ('[::1',
+    no closing bracket) was an internal error (ValueError); an empty one (an unset shell variable)
+    audited in this process as if no --scheduler were given."""
+    pytest.importorskip("distributed")
+    done = run_cli(bad_library[1][0], "--scheduler", address, timeout=60)
+    assert done.returncode == 2, done
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("usdjoints: error: --scheduler") and words in line, line
+
+
 def test_an_executor_that_cannot_run_the_task_is_one_clear_error(bad_library):
     from concurrent.futures import Future
 

@@ -334,3 +334,19 @@ def test_unparsable_shapes_are_dropped_as_urdfdom_drops_them(tmp_path):
             found[(link, kind)] = found.get((link, kind), 0) + 1
     assert found == expected == {("a", "visual"): 1, ("c", "visual"): 1, ("c", "collision"): 1}
     assert [round(i.mass, 6) for i in model.inertias] == [2.0, 3.0]  # a on the universe, b (+ c) on j
+
+
+@pytest.mark.parametrize("value", ["${pi/2}", "$(arg upper)", "0 ${offset}"])
+def test_xacro_expression_left_in_a_number_is_refused_saying_to_run_xacro(tmp_path, capsys, value):
+    """A .urdf.xacro passed as it is: urdfdom refuses the number (pinocchio raises, the oracle),
+    and the one line says so at its line and names xacro, which replaces ``${...}`` and ``$(...)``
+    (it said only 'needs 1 numbers')."""
+    pin = pytest.importorskip("pinocchio")
+    source = tmp_path / "robot.urdf"
+    source.write_text(BODY.replace('upper="1"', f'upper="{value}"'))
+    with pytest.raises(ValueError):
+        pin.buildModelFromUrdf(str(source))
+    assert _cli(source, "-o", tmp_path / "out.usda") == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert f"{source}:7:" in line and "needs 1 number " in line and "expand it with xacro first" in line
+    assert not (tmp_path / "out.usda").exists()

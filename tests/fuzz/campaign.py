@@ -53,6 +53,20 @@ class Case:
                 "cli_command": self.cli_command}
 
 
+def copy_case(source, destination, ignore=None) -> None:
+    """Copy a case folder as it is: symlinks (a loop among them) stay links and a FIFO is made
+    anew, never opened (copying one would block)."""
+    import stat as _stat
+
+    def copy(src, dst):
+        if _stat.S_ISFIFO(os.lstat(src).st_mode):
+            os.mkfifo(dst)
+        else:
+            shutil.copy2(src, dst)
+
+    shutil.copytree(source, destination, symlinks=True, ignore=ignore, copy_function=copy)
+
+
 def digest_inputs(directory: Path) -> dict[str, str]:
     out = {}
     for path in sorted(directory.rglob("*")):
@@ -88,7 +102,7 @@ class CaseMaker:
             data, applied = mutate_xml.mutate(seed.data, kind, rng, ctx)
             resources = list(seed.resource_dirs) + ([str(directory / "models")] if kind == "sdf" else [])
         else:
-            data, applied = mutate_usd.mutate(seed.data, kind, rng)
+            data, applied = mutate_usd.mutate(seed.data, kind, rng, directory)
             resources = []
         main = directory / ("input" + EXTENSIONS[kind])
         main.write_bytes(data)
@@ -355,7 +369,7 @@ class Campaign:
                 example = self.out / "distinct" / f"{len(self.distinct):03d}"
                 if example.exists():
                     shutil.rmtree(example)
-                shutil.copytree(case.directory, example, ignore=shutil.ignore_patterns(*OUTPUTS))
+                copy_case(case.directory, example, ignore=shutil.ignore_patterns(*OUTPUTS))
                 entry = self.distinct[key] = {"key": list(key), "count": 0, "example": str(example),
                                               "kind": case.kind, "step": step, "seed": case.seed,
                                               "mutations": case.mutations, "request": case.request(),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from .campaign import Case, Worker, key_of, run_one, worker_env
+from .campaign import Case, Worker, copy_case, key_of, run_one, worker_env
 
 MAX_TRIES = 200
 
@@ -35,7 +35,7 @@ class Oracle:
             return False
         self.tries += 1
         directory = self.scratch / f"try{self.tries:04d}"
-        shutil.copytree(self.example, directory, ignore=shutil.ignore_patterns("out", "info.json", "input.*"))
+        copy_case(self.example, directory, ignore=shutil.ignore_patterns("out", "info.json", "input.*"))
         kind = self.kind if ext is None else ext
         main = directory / ("input." + kind)
         main.write_bytes(data)

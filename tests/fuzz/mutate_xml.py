@@ -222,8 +222,334 @@ def mesh_at_marker(rng, root, ctx):
                 etree.SubElement(include, "name").text = rng.choice(ODD_NAMES)
 
 
+# ---------------------------------------------------------------------------------------------
+# What real robot files bring: SDFormat nesting, frames, includes, versions, worlds and the
+# elements a converter skips; URDF transmissions, Gazebo tags, mimics, xacro left-overs, packages.
+
+SDF_VERSIONS = ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12", "2.0", "", "1", "1.x", "0.9",
+                "1.9.0", " 1.7 ")
+MODEL_URIS = ("model://box", "model://test_model_with_frames", "model://missing_model", "model://", "model:///abs",
+              "model://box/model.sdf", "model://box/../box", "file:///nonexistent/model", "package://nope/model",
+              "https://fuel.gazebosim.org/1.0/OpenRobotics/models/Box", "box", "./box", "", "model://box/",
+              "model://" + "x" * 300, "model://ünï")
+EXTRA_SDF_ELEMENTS = (
+    '<plugin filename="libgz-sim-joint-state-publisher-system.so" name="gz::sim::systems::JointStatePublisher">'
+    '<joint_name>hinge</joint_name><update_rate>nan</update_rate></plugin>',
+    '<sensor name="imu" type="imu"><pose>0 0 0 0 0 0</pose><always_on>1</always_on><update_rate>-5</update_rate>'
+    '<imu><angular_velocity><x><noise type="gaussian"><mean>0</mean></noise></x></angular_velocity></imu></sensor>',
+    '<sensor name="cam" type="camera"><camera><horizontal_fov>inf</horizontal_fov>'
+    '<image><width>0</width><height>-1</height></image></camera></sensor>',
+    '<light name="sun" type="directional"><pose>0 0 10 0 0 0</pose><diffuse>1 1 1 1</diffuse>'
+    '<direction>0 0 0</direction><attenuation><range>nan</range></attenuation></light>',
+    '<actor name="walker"><skin><filename>model://actor/walk.dae</filename></skin>'
+    '<animation name="walk"><filename>walk.dae</filename></animation>'
+    '<script><trajectory id="0" type="walk"><waypoint><time>0</time><pose>0 0 0 0 0 0</pose></waypoint>'
+    '</trajectory></script></actor>',
+    '<gripper name="g"><gripper_link>base</gripper_link><palm_link>nope</palm_link></gripper>',
+    '<static>true</static>', '<self_collide>1</self_collide>', '<enable_wind>yes</enable_wind>',
+    '<allow_auto_disable>0</allow_auto_disable>', '<physics name="p" type="ode"><max_step_size>0</max_step_size>'
+    '</physics>', '<gravity>0 0 nan</gravity>', '<magnetic_field>1 2 3</magnetic_field>',
+    '<atmosphere type="adiabatic"/>', '<scene><ambient>1 1 1 1</ambient></scene>',
+    '<gz:custom xmlns:gz="http://gazebosim.org/schema"><gz:value>1</gz:value></gz:custom>',
+    '<custom_element_without_namespace>1</custom_element_without_namespace>',
+    '<audio_source><uri>marker</uri></audio_source>',
+)
+
+
+def _fragment(text: str, marker: str):
+    return etree.fromstring(text.replace(">marker<", ">" + marker + "<"))
+
+
+def _models(root) -> list:
+    return [el for el in _elements(root) if el.tag == "model"]
+
+
+def sdf_version(rng, root, ctx):
+    """Every SDFormat version a file may declare (1.4 to 1.11), and some no reader knows."""
+    if ctx["kind"] != "sdf":
+        return
+    sdf = root if root.tag == "sdf" else next((el for el in _elements(root) if el.tag == "sdf"), None)
+    if sdf is not None:
+        if rng.random() < 0.1:
+            sdf.attrib.pop("version", None)
+        else:
+            sdf.set("version", rng.choice(SDF_VERSIONS))
+
+
+def sdf_nested_model(rng, root, ctx):
+    """A model inside a model (1.8's nesting), joints and frames reaching in with ``a::b`` names."""
+    if ctx["kind"] != "sdf":
+        return
+    models = _models(root)
+    if not models:
+        return
+    outer = rng.choice(models)
+    if rng.random() < 0.5:  # the whole model moves one level down
+        inner = copy.deepcopy(outer)
+        for child in list(outer):
+            outer.remove(child)
+        outer.append(inner)
+        inner.set("name", rng.choice(("inner", outer.get("name") or "m", "")))
+        if rng.random() < 0.5:
+            outer.set("canonical_link", rng.choice((f"{inner.get('name')}::base", "base", "nope::base", "")))
+    else:
+        inner = etree.SubElement(outer, "model", name=rng.choice(("nested", "nested::twice", "world", "__model__")))
+        link = etree.SubElement(inner, "link", name="l")
+        etree.SubElement(etree.SubElement(link, "inertial"), "mass").text = rng.choice(("1", "0", "nan"))
+        joint = etree.SubElement(outer, "joint", name="to_nested", type=rng.choice(("fixed", "revolute", "ball")))
+        names = [el.get("name") for el in outer if el.tag == "link" and el.get("name")] or ["world"]
+        etree.SubElement(joint, "parent").text = rng.choice(names + ["world", "__model__"])
+        etree.SubElement(joint, "child").text = rng.choice((f"{inner.get('name')}::l", f"{inner.get('name')}",
+                                                            f"{inner.get('name')}::__model__", "l", "nested::nope"))
+        if joint.get("type") == "revolute":
+            etree.SubElement(etree.SubElement(joint, "axis"), "xyz").text = "0 0 1"
+    if rng.random() < 0.3:
+        pose = etree.SubElement(inner, "pose")
+        pose.text = rng.choice(("1 0 0 0 0 0", "0 0 0 0 0 3.14159", "nan 0 0 0 0 0"))
+        if rng.random() < 0.5:
+            pose.set("relative_to", rng.choice(("__model__", "base", "world", "nope")))
+
+
+def sdf_frame_chain(rng, root, ctx):
+    """Frames attached to frames attached to links (a chain several deep), poses relative to them,
+    and joints whose parent or child is a frame (SDFormat 1.7+ frame semantics)."""
+    if ctx["kind"] != "sdf":
+        return
+    models = _models(root)
+    if not models:
+        return
+    model = rng.choice(models)
+    links = [el.get("name") for el in model if el.tag == "link" and el.get("name")]
+    joints = [el.get("name") for el in model if el.tag == "joint" and el.get("name")]
+    anchor = rng.choice(links + joints + ["__model__", "world", ""] if links else ["__model__"])
+    previous = anchor
+    depth = rng.choice((1, 3, 12, 60))
+    names = []
+    for i in range(depth):
+        name = f"chain{i}"
+        frame = etree.SubElement(model, "frame", name=name)
+        if rng.random() < 0.9:
+            frame.set("attached_to", previous)
+        pose = etree.SubElement(frame, "pose")
+        pose.text = rng.choice(("0 0 0.1 0 0 0", "0 0 0 0 0 1.5707963", "0.1 0 0 0.1 0.2 0.3"))
+        if rng.random() < 0.4:
+            pose.set("relative_to", rng.choice((previous, anchor, "__model__", name)))
+        if rng.random() < 0.2:
+            pose.set("degrees", rng.choice(("true", "false", "1", "maybe")))
+            pose.set("rotation_format", rng.choice(("euler_rpy", "quat_xyzw", "bogus")))
+            if pose.get("rotation_format") == "quat_xyzw":
+                pose.text = rng.choice(("0 0 0 0 0 0 1", "0 0 0 0 0 0 0", "0 0 0 1 1 1 1"))
+        previous = name
+        names.append(name)
+    targets = [el for el in _elements(model) if el.tag in ("pose",) and el.getparent().tag in ("link", "joint")]
+    if targets and rng.random() < 0.7:
+        rng.choice(targets).set("relative_to", rng.choice(names))
+    js = [el for el in model if el.tag == "joint"]
+    if js and rng.random() < 0.5:
+        joint = rng.choice(js)
+        side = joint.find(rng.choice(("parent", "child")))
+        if side is not None:
+            side.text = rng.choice(names)
+    axes = [el for el in _elements(model) if el.tag == "xyz"]
+    if axes and rng.random() < 0.5:
+        rng.choice(axes).set("expressed_in", rng.choice(names + ["__model__", "world"]))
+
+
+def sdf_include(rng, root, ctx):
+    """``<include>`` of model:// URIs (found, missing, odd), with the children an include may carry."""
+    if ctx["kind"] != "sdf":
+        return
+    hosts = [el for el in _elements(root) if el.tag in ("model", "world")] or [root]
+    host = rng.choice(hosts)
+    for _ in range(rng.choice((1, 1, 2, 5))):
+        include = etree.SubElement(host, "include")
+        if rng.random() < 0.4:
+            include.set("merge", rng.choice(("true", "false", "1", "yes")))
+        etree.SubElement(include, "uri").text = rng.choice(MODEL_URIS)
+        if rng.random() < 0.6:
+            etree.SubElement(include, "name").text = rng.choice(("inc", "inc", "base", "a::b", "", "world"))
+        if rng.random() < 0.5:
+            pose = etree.SubElement(include, "pose")
+            pose.text = rng.choice(("1 2 3 0 0 0", "0 0 0 0 0 0", "1e400 0 0 0 0 0"))
+            if rng.random() < 0.5:
+                pose.set("relative_to", rng.choice(("__model__", "base", "world", "nope")))
+        if rng.random() < 0.3:
+            etree.SubElement(include, "static").text = rng.choice(("true", "0", "x"))
+        if rng.random() < 0.3:
+            etree.SubElement(include, "placement_frame").text = rng.choice(("base", "link", "nope", ""))
+        if rng.random() < 0.2:
+            etree.SubElement(include, "plugin", name="p", filename="libp.so")
+        if rng.random() < 0.2:  # an include nested in an include's host copy
+            etree.SubElement(include, "include")
+
+
+def sdf_extras(rng, root, ctx):
+    """Plugins, sensors, lights, actors and other elements a physics conversion skips."""
+    if ctx["kind"] != "sdf":
+        return
+    hosts = [el for el in _elements(root) if el.tag in ("model", "world", "link", "joint", "sdf")] or [root]
+    for _ in range(rng.choice((1, 2, 4))):
+        host = rng.choice(hosts)
+        host.append(_fragment(rng.choice(EXTRA_SDF_ELEMENTS), ctx["marker"]))
+
+
+def sdf_world(rng, root, ctx):
+    """A world holding several models: copies of the file's model (renamed or not), placed apart."""
+    if ctx["kind"] != "sdf":
+        return
+    sdf = root if root.tag == "sdf" else None
+    models = [el for el in sdf if el.tag == "model"] if sdf is not None else []
+    if sdf is None or not models:
+        return
+    world = etree.SubElement(sdf, rng.choice(("world", "world", "world")), name=rng.choice(("default", "", "w")))
+    model = models[0]
+    sdf.remove(model)
+    count = rng.choice((1, 2, 3, 20))
+    for i in range(count):
+        twin = copy.deepcopy(model)
+        if rng.random() < 0.85:
+            twin.set("name", f"{model.get('name') or 'm'}_{i}")
+        pose = twin.find("pose")
+        if pose is None:
+            pose = etree.SubElement(twin, "pose")
+        pose.text = f"{i} 0 0 0 0 0"
+        world.append(twin)
+    if rng.random() < 0.3:
+        joint = etree.SubElement(world, "joint", name="world_joint", type="fixed")
+        etree.SubElement(joint, "parent").text = "world"
+        etree.SubElement(joint, "child").text = f"{model.get('name') or 'm'}_0::base"
+    if rng.random() < 0.3:
+        etree.SubElement(world, "frame", name="wf", attached_to=rng.choice(("world", f"{model.get('name')}_0", "x")))
+    if rng.random() < 0.2:
+        etree.SubElement(sdf, "world", name=world.get("name"))  # a second world
+
+
+TRANSMISSIONS = (
+    '<transmission name="t1"><type>transmission_interface/SimpleTransmission</type>'
+    '<joint name="{joint}"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>'
+    '<actuator name="m1"><mechanicalReduction>{value}</mechanicalReduction></actuator></transmission>',
+    '<transmission name="t2" type="SimpleTransmission"><joint name="{joint}"/><actuator name="a"/>'
+    '<mechanicalReduction>{value}</mechanicalReduction></transmission>',
+    '<transmission name="t3"><type>transmission_interface/DifferentialTransmission</type>'
+    '<joint name="{joint}"><role>joint1</role><mechanicalReduction>{value}</mechanicalReduction></joint>'
+    '<joint name="nope"><role>joint2</role></joint><actuator name="x"><role>actuator1</role></actuator></transmission>',
+)
+GAZEBO_TAGS = (
+    '<gazebo reference="{link}"><material>Gazebo/Orange</material><mu1>{value}</mu1><mu2>0.2</mu2>'
+    '<kp>1e6</kp><selfCollide>true</selfCollide></gazebo>',
+    '<gazebo reference="{joint}"><implicitSpringDamper>1</implicitSpringDamper>'
+    '<provideFeedback>true</provideFeedback></gazebo>',
+    '<gazebo><plugin name="gazebo_ros_control" filename="libgazebo_ros_control.so">'
+    '<robotNamespace>/r</robotNamespace></plugin><static>true</static></gazebo>',
+    '<gazebo reference="{link}"><sensor type="ray" name="laser"><ray><scan><horizontal>'
+    '<samples>{value}</samples></horizontal></scan></ray></sensor></gazebo>',
+    '<gazebo reference="nope"><turnGravityOff>true</turnGravityOff></gazebo>',
+    '<gazebo reference="{link}"><visual><material><ambient>1 0 0 1</ambient></material></visual></gazebo>',
+)
+XACRO_LEFTOVERS = ("${pi/2}", "${radians(90)}", "$(find robot_description)/meshes/a.stl", "${mass}",
+                   "${-wheel_radius}", "$(arg prefix)", "${", "}", "$${x}", "${1/0}")
+PACKAGE_URIS = ("package://robot/meshes/missing.stl", "package://nope/meshes/x.dae", "package://", "package:///",
+                "package://robot", "package://robot/../../../etc/passwd.stl", "model://robot/meshes/a.stl",
+                "file:///nonexistent/a.stl", "file://relative/a.stl", "meshes/a.STL", "http://example.com/a.stl",
+                "package://robot/meshes/a.obj", "package://robot/meshes/ünï.stl", "package://ro bot/m.stl", "")
+
+
+def urdf_transmission(rng, root, ctx):
+    """``<transmission>`` blocks (the ros_control kinds) naming real, missing and odd joints."""
+    if ctx["kind"] != "urdf":
+        return
+    joints = [el.get("name") for el in _elements(root) if el.tag == "joint" and el.get("name")] or ["j"]
+    for _ in range(rng.choice((1, 2))):
+        text = rng.choice(TRANSMISSIONS).format(joint=rng.choice(joints + ["nope", ""]),
+                                                value=rng.choice(("1", "50", "0", "-1", "nan", "abc", "1e400")))
+        root.append(etree.fromstring(text))
+
+
+def urdf_gazebo(rng, root, ctx):
+    """``<gazebo>`` tags on links, joints, missing names and the robot."""
+    if ctx["kind"] != "urdf":
+        return
+    links = [el.get("name") for el in _elements(root) if el.tag == "link" and el.get("name")] or ["l"]
+    joints = [el.get("name") for el in _elements(root) if el.tag == "joint" and el.get("name")] or ["j"]
+    for _ in range(rng.choice((1, 2, 3))):
+        text = rng.choice(GAZEBO_TAGS).format(link=rng.choice(links), joint=rng.choice(joints),
+                                              value=rng.choice(("0.5", "nan", "-1", "x", "1e400")))
+        root.append(etree.fromstring(text))
+
+
+def urdf_mimic(rng, root, ctx):
+    """A ``<mimic>`` added to a joint: of another joint, itself, a missing one, a fixed one, a chain."""
+    if ctx["kind"] != "urdf":
+        return
+    joints = [el for el in _elements(root) if el.tag == "joint" and el.get("name")]
+    if not joints:
+        return
+    for _ in range(rng.choice((1, 1, 2, 4))):
+        follower = rng.choice(joints)
+        for old in follower.findall("mimic"):
+            follower.remove(old)
+        mimic = etree.SubElement(follower, "mimic",
+                                 joint=rng.choice([j.get("name") for j in joints] + ["nope", ""]))
+        if rng.random() < 0.7:
+            mimic.set("multiplier", rng.choice(("1", "-1", "0", "0.5", "nan", "inf", "1e40", "1e-40", "x")))
+        if rng.random() < 0.7:
+            mimic.set("offset", rng.choice(("0", "0.1", "nan", "-inf", "1e40", "")))
+
+
+def xacro_leftovers(rng, root, ctx):
+    """A file that was never run through xacro: ``${...}``/``$(...)`` values, xacro elements."""
+    candidates = [(el, key) for el in _elements(root) for key in el.attrib if key not in ("version",)]
+    leaves = [el for el in _elements(root) if len(el) == 0 and (el.text or "").strip()]
+    for _ in range(rng.choice((1, 2))):
+        if candidates and (not leaves or rng.random() < 0.6):
+            el, key = rng.choice(candidates)
+            value = rng.choice(XACRO_LEFTOVERS)
+            el.set(key, value if rng.random() < 0.6 else (el.get(key) or "") + " " + value)
+        elif leaves:
+            rng.choice(leaves).text = rng.choice(XACRO_LEFTOVERS)
+    if rng.random() < 0.4:
+        xacro = "http://www.ros.org/wiki/xacro"
+        root.append(etree.fromstring(f'<xacro:property xmlns:xacro="{xacro}" name="mass" value="1"/>'))
+        root.append(etree.fromstring(f'<xacro:include xmlns:xacro="{xacro}" filename="$(find p)/a.xacro"/>'))
+        root.append(etree.fromstring(f'<xacro:macro xmlns:xacro="{xacro}" name="leg" params="side">'
+                                     '<link name="${side}_leg"/></xacro:macro>'))
+
+
+def missing_meshes(rng, root, ctx):
+    """Mesh paths users bring: package:// of missing packages, model://, file://, URLs, odd cases."""
+    if ctx["kind"] == "urdf":
+        meshes = [el for el in _elements(root) if el.tag == "mesh"]
+        if not meshes or rng.random() < 0.5:
+            links = [el for el in _elements(root) if el.tag == "link"] or [root]
+            host = etree.SubElement(rng.choice(links), rng.choice(("visual", "collision")))
+            meshes.append(etree.SubElement(etree.SubElement(host, "geometry"), "mesh"))
+        mesh = rng.choice(meshes)
+        mesh.set("filename", rng.choice(PACKAGE_URIS))
+        if rng.random() < 0.3:
+            mesh.set("scale", rng.choice(("1 1 1", "0 0 0", "-1 1 1", "0.001", "nan 1 1")))
+    else:
+        uris = [el for el in _elements(root) if el.tag == "uri" and el.getparent().tag == "mesh"]
+        if not uris or rng.random() < 0.5:
+            links = [el for el in _elements(root) if el.tag == "link"]
+            if not links:
+                return
+            host = etree.SubElement(rng.choice(links), rng.choice(("visual", "collision")), name="m")
+            uris.append(etree.SubElement(etree.SubElement(etree.SubElement(host, "geometry"), "mesh"), "uri"))
+        rng.choice(uris).text = rng.choice(PACKAGE_URIS + MODEL_URIS[:4])
+
+
 MUTATIONS = (drop, duplicate, duplicate_many, reorder, odd_attribute, odd_text, odd_text, odd_attribute,
-             wrong_shape, zero_axis, dangling, cycle, odd_names, add_element, mesh_at_marker)
+             wrong_shape, zero_axis, dangling, cycle, odd_names, add_element, mesh_at_marker,
+             sdf_version, sdf_nested_model, sdf_frame_chain, sdf_include, sdf_extras, sdf_world,
+             urdf_transmission, urdf_gazebo, urdf_mimic, xacro_leftovers, missing_meshes)
+_ONLY = {"sdf": (sdf_version, sdf_nested_model, sdf_frame_chain, sdf_include, sdf_extras, sdf_world),
+         "urdf": (urdf_transmission, urdf_gazebo, urdf_mimic)}
+
+
+def mutations_for(kind: str) -> tuple:
+    """The mutations that apply to a ``kind`` document (the other format's own ones left out)."""
+    other = [op for k, ops in _ONLY.items() if k != kind for op in ops]
+    return tuple(op for op in MUTATIONS if op not in other)
 
 
 def xxe(data: bytes, rng, marker: str) -> bytes:
@@ -270,8 +596,9 @@ def mutate(data: bytes, kind: str, rng: random.Random, ctx: dict) -> tuple[bytes
     except etree.XMLSyntaxError:
         root = None
     if root is not None:
+        ops = mutations_for(kind)
         for _ in range(rng.choice((1, 1, 1, 2, 3))):
-            op = rng.choice(MUTATIONS)
+            op = rng.choice(ops)
             op(rng, root, ctx)
             applied.append(op.__name__)
         data = serialize(root)

@@ -7,7 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .campaign import Case, Worker, key_of, run_one, worker_env
+from .campaign import Case, Worker, copy_case, key_of, run_one, worker_env
 
 
 def replay(example_dirs, steps=None) -> list[tuple[str, list, list]]:
@@ -21,7 +21,7 @@ def replay(example_dirs, steps=None) -> list[tuple[str, list, list]]:
             request = info["request"]
             with tempfile.TemporaryDirectory() as scratch:
                 directory = Path(scratch) / "case"
-                shutil.copytree(example, directory, ignore=shutil.ignore_patterns("info.json"))
+                copy_case(example, directory, ignore=shutil.ignore_patterns("info.json"))
                 case = Case(0, request["kind"], info["seed"], info["mutations"], directory, directory / info["main"],
                             request["token"], request["resources"], simulate=request["simulate"],
                             cli=request["cli"], usdc_out=request["usdc_out"],

@@ -80,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("audit needs at least one STAGE (or --list-rules)")
     if not 1 <= args.jobs <= MAX_JOBS:
         raise UsageError(f"--jobs must be from 1 to {MAX_JOBS} (worker processes, each holding a stage)")
+    if args.scheduler is not None and not args.scheduler.strip():  # an unset shell variable, not "run here"
+        raise UsageError("--scheduler needs an address: tcp://HOST:PORT (or HOST:PORT) or local:N")
     if args.stage_timeout is not None and not args.stage_timeout >= 0:
         raise UsageError("--stage-timeout must be a number of seconds >= 0 (0: no limit)")
     if args.max_results is not None and args.max_results < 0:

@@ -99,9 +99,12 @@ def dask_executor(address: str) -> Iterator[object]:
     local = _LOCAL.match(address)
     with contextlib.ExitStack() as stack:
         if local:
+            from .cli import MAX_JOBS
+
             n_workers = int(local.group(1))
-            if n_workers < 1:
-                raise UsageError("--scheduler local:N needs N >= 1")
+            if not 1 <= n_workers <= MAX_JOBS:  # as --jobs: each worker is a process holding a stage
+                raise UsageError(f"--scheduler local:N needs N from 1 to {MAX_JOBS} (worker processes, each "
+                                 "holding a stage)")
             stack.enter_context(dask.config.set(LOCAL_CONFIG))
             cluster = stack.enter_context(distributed.LocalCluster(
                 n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None,
@@ -117,6 +120,9 @@ def dask_executor(address: str) -> Iterator[object]:
             except (OSError, TimeoutError) as error:
                 raise UsageError(f"--scheduler {address}: cannot reach a Dask scheduler there ({error}); "
                                  f"start one with `dask scheduler` and workers with `dask worker {address}`") from error
+            except ValueError as error:  # Dask's own parse of the address: '[::1' (no closing bracket)
+                raise UsageError(f"--scheduler {address!r}: not an address Dask can parse ({error}); "
+                                 "expected tcp://HOST:PORT (or HOST:PORT) or local:N") from error
             try:
                 client.wait_for_workers(1, timeout=wait_s)
             except TimeoutError as error:

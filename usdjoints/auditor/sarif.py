@@ -108,7 +108,7 @@ def _result(finding: Finding, rule_index: int, base: str) -> dict:
 def fingerprint(finding: Finding, base: str) -> str:
     """sha256 of rule, stage path relative to ``base`` (``/``-separated), prim and attribute."""
     parts = (finding.rule, _relative(finding.stage, base) or finding.stage, finding.prim or "", finding.attribute or "")
-    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def stage_base(stages) -> str:
@@ -123,8 +123,14 @@ def stage_base(stages) -> str:
 def artifact_location(stage: str, base: str) -> dict:
     relative = _relative(stage, base)
     if relative is None:  # an in-memory stage or a URL: its identifier, percent-encoded
-        return {"uri": quote(stage, safe=":/")}
-    return {"uri": quote(relative, safe="/"), "uriBaseId": BASE_ID}
+        return {"uri": quote(_file_bytes(stage), safe=":/")}
+    return {"uri": quote(_file_bytes(relative), safe="/"), "uriBaseId": BASE_ID}
+
+
+def _file_bytes(path: str) -> bytes:
+    """A path's bytes as the file system holds them (a name that is not UTF-8 keeps its own bytes,
+    which percent-encoding writes as they are, as ``Path.as_uri`` does)."""
+    return path.encode("utf-8", "surrogateescape")
 
 
 def folder_uri(folder: str) -> str:

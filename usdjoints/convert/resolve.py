@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Mapping, Sequence
 from urllib.parse import unquote
 
+from ..outputs import kernel_file_system
+
 
 class ResourceRefused(Exception):
     """A resource that exists but must not be read (outside the confinement, or a special file)."""
@@ -171,6 +173,10 @@ class ResourceLocator:
             if not stat.S_ISREG(mode):
                 raise ResourceRefused(f"{uri!r} is {_file_kind(mode)} ({candidate}), not a regular file; "
                                       "it is not read")
+            kernel = kernel_file_system(os.stat(candidate))
+            if kernel is not None:
+                raise ResourceRefused(f"{uri!r} is a file of the kernel's {kernel} file system ({candidate}), "
+                                      "not a file on disk; it is not read")
             return Resolution(os.path.abspath(candidate), tuple(candidates))
         if outside is not None:
             raise self._confinement.refusal(uri, outside)
@@ -200,15 +206,17 @@ def package_name(uri: str) -> str | None:
 def regular_file_problem(path: str) -> str | None:
     """Why ``path`` cannot be read as an input file (None: it is a regular file)."""
     try:
-        mode = os.stat(path).st_mode
+        info = os.stat(path)
     except FileNotFoundError:
         return "no such file"
     except OSError as error:
         return f"cannot read the file: {error.strerror or error}"
     except ValueError:
         return "no such file"
+    mode = info.st_mode
     if stat.S_ISREG(mode):
-        return None
+        kernel = kernel_file_system(info)
+        return None if kernel is None else f"is a file of the kernel's {kernel} file system, not a file on disk"
     return f"is {_file_kind(mode)}, not a regular file"
 
 

@@ -118,6 +118,9 @@ DROPPED_ELEMENTS: dict[str, str] = {
                     "not converted",
     "robot/sensor": "a urdfdom sensor (camera or ray); not converted",
 }
+# a value xacro would have replaced (${expression}, $(arg x), $(find pkg)): the file is a xacro source
+_XACRO_EXPRESSION = re.compile(r"\$\{|\$\(")
+XACRO_HINT = "the file holds xacro expressions; expand it with xacro first: xacro robot.urdf.xacro > robot.urdf"
 _URDF_VERSION = re.compile(r"([0-9]+)\.([0-9]+)$")
 _URDF_VERSIONS = ((1, 0), (1, 2))  # the versions urdfdom reads
 
@@ -209,7 +212,9 @@ class _Reader:
         except ValueError:
             values = ()
         if len(values) != count:
-            raise _Unparsed(str(self.where(element)), f"<{element.tag} {attribute}={text!r}> needs {count} numbers")
+            hint = XACRO_HINT if _XACRO_EXPRESSION.search(text) else None
+            raise _Unparsed(str(self.where(element)), f"<{element.tag} {attribute}={text!r}> needs {count} "
+                            f"number{'s' if count != 1 else ''}", hint)
         if not all(math.isfinite(v) for v in values):
             raise self.error(element, f"<{element.tag} {attribute}={text!r}> is not finite",
                              "write finite numbers")

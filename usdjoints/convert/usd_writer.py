@@ -61,7 +61,8 @@ def write_usd(robot: RobotIR, output_path: str | os.PathLike, *, floating_base: 
     ``strict``: a warning (e.g. a mesh that cannot be found) raises InputError and nothing is written.
     """
     output = str(output_path)
-    if not output.lower().endswith(USD_EXTENSIONS):  # as the output check and USD read them
+    in_place = getattr(output_path, "kind", "file") != "file"  # a checked device or FIFO: no ending needed
+    if not in_place and not output.lower().endswith(USD_EXTENSIONS):  # as the output check and USD read them
         raise UsageError(f"{output}: the output must end with one of {', '.join(USD_EXTENSIONS)}")
     notes = Notes(robot.notes)
     layer, report_fields = build_layer(robot, floating_base, notes)

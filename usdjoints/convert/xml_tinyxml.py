@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import os
 import re
 from typing import Mapping
 
@@ -40,6 +41,28 @@ _XML_VERSION = re.compile(r"1\.[0-9]+$")
 _BOM = b"\xef\xbb\xbf"
 
 
+def document_url(path: str) -> str:
+    """What a document's ``docinfo.URL`` holds for the file ``path``: the path itself, or, for a
+    path that is not UTF-8 (which lxml cannot hold), its ``file://`` URL with those bytes
+    percent-encoded; :func:`path_of_url` turns either back into the path."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        from urllib.parse import quote
+
+        return "file://" + quote(os.path.abspath(path).encode("utf-8", "surrogateescape"))
+    return path
+
+
+def path_of_url(url: str) -> str:
+    """The file path of a ``docinfo.URL`` set through :func:`document_url`."""
+    if url.startswith("file:///"):
+        from urllib.parse import unquote_to_bytes
+
+        return os.fsdecode(unquote_to_bytes(url[len("file://"):]))
+    return url
+
+
 def strict_parser() -> etree.XMLParser:
     return etree.XMLParser(remove_comments=True, resolve_entities=False, no_network=True)
 
@@ -55,6 +78,7 @@ def parse(where: str, data: bytes, reader: str, *, base_url: str | None = None,
     data, nul_notes = _before_nul(data, reader)
     data, notes = _prolog(data, reader)
     notes = nul_notes + notes
+    base_url = document_url(base_url) if base_url is not None else None
     try:
         return etree.parse(io.BytesIO(data), strict_parser(), base_url=base_url), notes
     except etree.XMLSyntaxError as error:

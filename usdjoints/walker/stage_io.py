@@ -133,8 +133,8 @@ def _raise_if_refused(path: str) -> None:
 
 
 def layer_files(stage_path) -> list[str]:
-    """The files of the stage's root layer and of every sublayer, reference and payload it reaches
-    (each checked as :func:`open_stage` checks them)."""
+    """The files of the stage's root layer and of every sublayer, reference, payload and value clip
+    it reaches (each checked as :func:`open_stage` checks them)."""
     ensure_physx_schemas()
     path = os.fspath(stage_path)
     _check_root(path)
@@ -142,10 +142,11 @@ def layer_files(stage_path) -> list[str]:
     _raise_if_refused(path)
     visited: list[str] = []
     try:
-        return [_file_of(layer) for layer in _open_layers(path, path, probe, visited)]
+        files = [_file_of(layer) for layer in _open_layers(path, path, probe, visited)]
     except InputError as error:
         _remember_refusal(path, visited, error)
         raise
+    return files + [f for f in visited if f not in files]  # and the value clips its layers name
 
 
 def _check_root(path: str) -> None:
@@ -156,6 +157,17 @@ def _check_root(path: str) -> None:
     regular_input(path, "USD file")
     if not Sdf.FileFormat.FindByExtension(os.path.splitext(path)[1].lstrip(".") or "x"):
         raise InputError(path, "not a USD file (unknown extension)", "use .usda, .usdc or .usd")
+    if not _utf8(os.path.abspath(path)):  # the file system allows any bytes; OpenUSD's paths are UTF-8
+        raise InputError(path, "the path is not valid UTF-8, and OpenUSD opens UTF-8 paths only",
+                         "rename the file or its folder")
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # bytes the file system decoder kept as surrogates
+        return False
+    return True
 
 
 def _file_of(layer) -> str:
@@ -213,7 +225,7 @@ def _open_layers(root: str, shown: str, probe: bool, visited: list[str] | None =
                 raise InputError(shown if referrer is None else path, "USD cannot read this file"
                                  + (f" ({what} of {referrer})" if referrer else ""))
             layers.append(layer)
-            _check_clip_assets(layer, outer, resolver)
+            visited.extend(_check_clip_assets(layer, outer, resolver))
             for asset in layer.GetCompositionAssetDependencies():
                 resolved = _resolve_asset(resolver, layer, asset)
                 if not resolved:
@@ -270,25 +282,59 @@ def _resolve_asset(resolver, layer, asset: str) -> str:
         return ""
 
 
-def _check_clip_assets(layer, file: str, resolver) -> None:
+def _check_clip_assets(layer, file: str, resolver) -> list[str]:
     """Value clips are opened when a value is read, long after the stage opened: a FIFO among
-    them would block the walk. Every asset path of a layer that may hold clips is checked (text
-    layers are searched for the word first, which costs a read of a file already in the cache)."""
+    them would block the walk. Every clip asset path of a layer is checked (text layers are
+    searched for the word first, which costs a read of a file already in the cache); with a
+    template clip set, whose files are named by a pattern, every asset path of the layer is.
+    Other asset-valued attributes (a texture, a mesh file) are never opened by OpenUSD, so a device
+    or FIFO there is no reason to refuse the stage. Returns the files found, which the stage reads too."""
     from pxr import Tf, UsdUtils
 
     if not _head(file).startswith((CRATE_MAGIC, ZIP_MAGIC)):
         with open(file, "rb") as stream:
             if b"clips" not in stream.read():
-                return
+                return []
     try:
-        _, assets, _ = UsdUtils.ExtractExternalReferences(layer.identifier)
+        assets = _clip_assets(layer)
+        if assets is None:
+            _, assets, _ = UsdUtils.ExtractExternalReferences(layer.identifier)
     except Tf.ErrorException as error:  # a damaged crate whose specs Sdf cannot enumerate
         raise InputError(None, usd_error_text(error, file, file)) from None
+    found = []
     for asset in assets:
         resolved = _resolve_asset(resolver, layer, asset)
         outer = resolved.split("[", 1)[0]
         if outer and os.path.lexists(outer):
             regular_input(outer, "value clip or asset", _file_of(layer))
+            found.append(outer)
+    return found
+
+
+def _clip_assets(layer) -> list[str] | None:
+    """The asset paths of the value clips authored in ``layer`` (``clips`` metadata:
+    ``assetPaths`` and ``manifestAssetPath`` of each clip set); None when a clip set names its
+    files by ``templateAssetPath``."""
+    from pxr import Sdf
+
+    paths = []
+    layer.Traverse(Sdf.Path.absoluteRootPath, lambda path: paths.append(path) if path.IsPrimPath() else None)
+    assets: list[str] = []
+    for path in paths:
+        spec = layer.GetPrimAtPath(path)
+        if spec is None or not spec.HasInfo("clips"):
+            continue
+        clips = spec.GetInfo("clips")
+        for clip_set in (clips.values() if isinstance(clips, dict) else ()):
+            if not isinstance(clip_set, dict):
+                continue
+            if clip_set.get("templateAssetPath"):
+                return None
+            for asset in list(clip_set.get("assetPaths") or ()) + [clip_set.get("manifestAssetPath")]:
+                text = getattr(asset, "path", asset)
+                if isinstance(text, str) and text:
+                    assets.append(text)
+    return assets
 
 
 # ---------------------------------------------------------------------------------------------

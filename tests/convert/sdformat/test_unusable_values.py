@@ -142,3 +142,18 @@ def test_an_include_whose_model_file_is_a_fifo_says_so(tmp_path):
     assert result.returncode == 2
     assert f"{tmp_path / 'fdir' / 'model.sdf'} is not a regular file" in result.stderr.strip()
     assert not (tmp_path / "o.usda").exists()
+
+
+def test_missing_absolute_model_uri_lists_each_place_searched_once(tmp_path):
+    """model:///abs joined to each resource folder is /abs again (an absolute path replaces the
+    folder): the message listed '/abs' once per folder plus once more."""
+    folders = [tmp_path / f"r{i}" for i in range(3)]
+    for folder in folders:
+        folder.mkdir()
+    missing = tmp_path / "nowhere"
+    source = tmp_path / "m.sdf"
+    source.write_bytes(_model(f"<include><uri>model://{missing}</uri></include>"))
+    with pytest.raises(InputError) as caught:
+        convert_sdformat(source, tmp_path / "m.usda", resource_paths=[str(f) for f in folders])
+    message = str(caught.value)
+    assert "cannot find include uri" in message and message.count(str(missing)) == 2, message  # the uri, one place

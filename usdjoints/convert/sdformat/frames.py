@@ -209,7 +209,8 @@ class FrameGraph:
             head, sep, rest = scope.canonical_link.partition("::")
             d = self._decls.get(head)
             ok = d is not None and (d.kind == "link" and not sep or d.kind == "model" and sep)
-            if not ok or (sep and self.nested(head).body(rest) != rest):
+            nested = self.nested(head) if ok and sep else None
+            if not ok or (sep and (not nested.exists(rest) or nested.body(rest) != rest)):
                 raise InputError(scope.where, f"canonical_link '{scope.canonical_link}' names no link of model '{scope.name}'")
             return scope.canonical_link
         for d in scope.decls:

@@ -27,9 +27,10 @@ import stat
 from pathlib import Path
 
 from usdjoints.errors import InputError
+from usdjoints.outputs import regular_input
 
 from .. import xml_tinyxml
-from ..resolve import Confinement
+from ..resolve import Confinement, kernel_file_system
 from .parse import SUPPORTED_VERSIONS, version_tuple
 
 ENVIRONMENT_VARIABLES = ("GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH", "SDF_PATH")
@@ -79,7 +80,7 @@ def resolve_uri(uri: str, base_dir: Path, directories: tuple[Path, ...], where: 
         raise InputError(where, str(confinement.refusal(uri, outside, "include ")))
     if unusable is not None:  # libsdformat's findFile does not find such a path either
         raise InputError(where, f"cannot find include uri '{_shortened(uri)}': {unusable}")
-    searched = ", ".join(str(c) for c in candidates) or "no resource directory"
+    searched = ", ".join(dict.fromkeys(str(c) for c in candidates)) or "no resource directory"  # each once
     raise InputError(where, f"cannot find include uri '{uri}' (searched {searched})",
                      "add the model's parent directory with --resource-path or GZ_SIM_RESOURCE_PATH")
 
@@ -97,7 +98,12 @@ def _kind(candidate: Path) -> tuple[str | None, str | None]:
         return None, str(e)
     if stat.S_ISDIR(mode):
         return "dir", None
-    return ("file", None) if stat.S_ISREG(mode) else (None, None)
+    if stat.S_ISREG(mode):
+        kernel = kernel_file_system(os.stat(candidate))
+        if kernel is not None:  # /proc/kmsg: a read waits for the next kernel message
+            return None, f"{candidate} is a file of the kernel's {kernel} file system, not a file on disk"
+        return "file", None
+    return None, None
 
 
 def _shortened(text: str, limit: int = 60) -> str:
@@ -114,6 +120,7 @@ def model_file_in(directory: Path, where: str, uri: str = "", confinement: Confi
     config = directory / "model.config"
     if config.is_file():
         admitted(config)
+        regular_input(config, "model.config")  # a file of the kernel's (/proc/kmsg) would block the read
         try:
             data = config.read_bytes()
         except OSError as e:

@@ -7,6 +7,7 @@ from pathlib import Path
 from lxml import etree
 
 from usdjoints.errors import InputError
+from usdjoints.outputs import regular_input
 
 from .. import xml_tinyxml
 
@@ -51,6 +52,7 @@ def load_document(path: str | Path) -> SdfDocument:
     path = Path(path)
     if not path.is_file():
         raise InputError(str(path), "no such SDFormat file")
+    regular_input(path, "SDFormat file")  # a file of the kernel's (/proc/kmsg) would block the read
     try:
         data = path.read_bytes()
     except OSError as e:

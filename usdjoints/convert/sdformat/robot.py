@@ -16,7 +16,7 @@ from lxml import etree
 
 from usdjoints.errors import InputError
 
-from .. import ir
+from .. import ir, xml_tinyxml
 from ..report import EntryKind, ReportEntry
 from ..resolve import ResourceLocator, ResourceRefused
 from .document import ResolvedDocument, top_model_pose
@@ -198,7 +198,7 @@ class _Builder:
         url = d.element.getroottree().docinfo.URL
         locator = self._locators.get(url)  # one per document: resolving its folder costs system calls
         if locator is None:
-            base = Path(url).resolve().parent
+            base = Path(xml_tinyxml.path_of_url(url)).resolve().parent
             locator = ResourceLocator(str(base), {}, self.resource_paths, confine=self.confine_roots is not None,
                                       confine_roots=self.confine_roots)
             self._locators[url] = locator
