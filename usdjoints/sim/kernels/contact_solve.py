@@ -36,7 +36,6 @@ from . import FMA, INTERNAL, njit, plain_argument_types
 from .constraints import accumulate_jacobian, project_out
 from .contact import SETTING_ITERATIONS, SETTING_MAX_DEPENETRATION, SETTING_TIME_CONSTANT, _dot
 from .crba import ltdl_solve
-from .rows import cholesky_solve
 
 # A sweep of the Gauss-Seidel solve that changes no row's velocity by more than this ends it
 # [m/s, rad/s]
@@ -165,67 +164,11 @@ def _outside(value, lo, hi):
     return value < lo - tol or value > hi + tol
 
 
-@njit(cache=True, fastmath=FMA, **INTERNAL)
-def _sticking_guess(J, PJ, diag, n_c, target, reg, mu, floor, friction, w, lam):
-    """Replace the starting impulses lam by the solution with every contact held (normal rows
-    at their targets, friction rows sticking: (W + R) lam = target - J w on the rows the sweeps
-    update, W_rs = J_r PJ_s) when that solution is one of the solve's: every normal impulse
-    pushes and every friction impulse lies in its disc. It then satisfies every row's optimality
-    condition, so the sweeps that follow confirm it in one pass; a robot standing on its feet
-    is such a case. Otherwise lam is left as it was (the warm start). Returns whether it was
-    taken."""
-    rows = 3 * n_c
-    index = np.empty(rows, dtype=np.int64)
-    n = 0
-    for c in range(n_c):
-        rn = 3 * c
-        if not (diag[rn] > floor and target[rn] > -math.inf):
-            continue
-        index[n] = rn
-        n += 1
-        if friction and diag[rn + 1] > floor and diag[rn + 2] > floor and mu[c] > 0.0:
-            index[n] = rn + 1
-            index[n + 1] = rn + 2
-            n += 2
-    if n == 0:
-        return False
-    W = np.empty((n, n))
-    x = np.empty(n)
-    for a in range(n):
-        ra = index[a]
-        for b in range(a + 1):
-            value = _row_velocity(J, ra, PJ[index[b]])
-            W[a, b] = value
-            W[b, a] = value
-        W[a, a] += reg[ra]
-        x[a] = target[ra] - _row_velocity(J, ra, w) if ra % 3 == 0 else -_row_velocity(J, ra, w)
-    cholesky_solve(W, n, x)
-    # feasible: pushes only, friction inside the disc
-    a = 0
-    while a < n:
-        ra = index[a]
-        if not x[a] >= 0.0:
-            return False
-        if a + 2 < n and index[a + 1] == ra + 1:
-            if math.sqrt(x[a + 1] ** 2 + x[a + 2] ** 2) > mu[ra // 3] * x[a]:
-                return False
-            a += 3
-        else:
-            a += 1
-    for r in range(rows):
-        lam[r] = 0.0
-    for a in range(n):
-        lam[index[a]] = x[a]
-    return True
-
-
 @plain_argument_types
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_c, target, reg, mu, floor,
            friction, iterations, jbase, bounds, safeguard, w, lam):
-    """Solve the contact rows (see _sweeps) from the velocity w [nv] (updated in place) and the
-    impulses lam [3 n_c] hold on entry (a warm start, or zeros; their velocity change is added to
-    w first), with
+    """Solve the contact rows (see _sweeps) from the velocity w [nv] (updated in place), with
     the joint rows their push would carry past a bound: a joint row (J = e_k) joins while
     jbase + w leaves bounds[0] <= . <= bounds[1] for its dof k (an active set around the
     sweeps), so a contact pressing a limited joint is held by the limit in the same solve
@@ -240,13 +183,11 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_c, target,
     opposing the slip) can only remove energy."""
     nv = w.shape[0]
     rows = 3 * n_c
+    for r in range(rows):
+        lam[r] = 0.0
     w0 = np.empty(nv)
     for d in range(nv):
         w0[d] = w[d]
-    _sticking_guess(J, PJ, diag, n_c, target, reg, mu, floor, friction, w, lam)
-    for r in range(rows):  # the start (zeros for a cold one): its velocity change
-        if lam[r] != 0.0:
-            _add_column(PJ, r, lam[r], w)
     lo = bounds[0]
     hi = bounds[1]
     n_j = 0
@@ -316,73 +257,18 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_c, target,
     if s < 1.0:
         for d in range(nv):
             w[d] = w0[d] + s * (w[d] - w0[d])
-        for r in range(rows):  # the impulses that act (the next step's warm start)
-            lam[r] *= s
-
-
-@njit(cache=True, fastmath=FMA, **INTERNAL)
-def _warm_start(pair_of, n_contacts, prev_pair, n_prev, prev_lam, diag, floor, mu, friction, lam):
-    """lam [3 n_contacts] <- the impulses of the previous step's contact that continues each
-    contact (the same pair, the same place among that pair's points: detect_contacts lists the
-    points pair by pair, in pair order), zero where none does; rows the solve skips (a diagonal
-    at the floor) start at zero, normal impulses at >= 0 and friction inside its disc."""
-    j = 0  # the first previous contact of the current pair
-    ordinal = 0
-    for c in range(n_contacts):
-        p = pair_of[c]
-        if c > 0 and pair_of[c - 1] == p:
-            ordinal += 1
-        else:
-            ordinal = 0
-            while j < n_prev and prev_pair[j] < p:
-                j += 1
-        rn = 3 * c
-        for a in range(3):
-            lam[rn + a] = 0.0
-        k = j + ordinal
-        if k >= n_prev or prev_pair[k] != p:
-            continue
-        if diag[rn] > floor:
-            lam[rn] = max(0.0, prev_lam[3 * k])
-        if not friction:
-            continue
-        t1 = prev_lam[3 * k + 1] if diag[rn + 1] > floor else 0.0
-        t2 = prev_lam[3 * k + 2] if diag[rn + 2] > floor else 0.0
-        bound = mu[c] * lam[rn]
-        norm = math.sqrt(t1 * t1 + t2 * t2)
-        if norm > bound:
-            scale = bound / norm if norm > 0.0 else 0.0
-            t1 *= scale
-            t2 *= scale
-        lam[rn + 1] = t1
-        lam[rn + 2] = t2
-
-
-@njit(cache=True, fastmath=FMA, **INTERNAL)
-def _keep_pairs(pair_of, n_contacts, prev_pair, count):
-    """Record this step's contacts' pairs for the next step's warm start."""
-    for c in range(n_contacts):
-        prev_pair[c] = pair_of[c]
-    count[0] = n_contacts
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq, col_link,
                    col_friction, col_restitution, pairs, n_contacts, pair_of, points, normals,
-                   depths, v_start, h, settings, J, PJ, lam, target, bounds, warm, v, bias):
+                   depths, v_start, h, settings, J, PJ, lam, target, bounds, v, bias):
     """Add the contact impulses' velocity change to v [nv] (the end-of-step velocity after the
     limit impulses) and write the position-only correction velocity bias [nv] (split impulses:
     it moves this step's positions, then is dropped); returns True when bias is not zero.
     v_start [nv] is the velocity at the start of the step (for restitution). bounds: a tuple
     whose first two [nv] vectors are each dof's velocity interval for this step from
-    limits.limit_impulses (-inf, inf where none). J, PJ [3 nc, nv], lam, target [3 nc] are scratch.
-
-    warm = (count int64 [1], pair int64 [nc], impulses [3 nc], split impulses [3 nc]): the
-    previous step's contacts (count 0 for none: the caller zeroes it at the start of a
-    trajectory and on a step without contacts), read as each solve's starting impulses
-    (_warm_start) and overwritten with this step's. A robot standing still keeps nearly the same
-    impulses from step to step, so the sweeps start next to their solution; the solution itself
-    does not depend on the start (the regularised normal rows make it unique)."""
+    limits.limit_impulses (-inf, inf where none). J, PJ [3 nc, nv], lam, target [3 nc] are scratch."""
     nv = v.shape[0]
     rows = 3 * n_contacts
     t1 = np.empty(3)
@@ -444,17 +330,9 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
         reg[r] = REGULARISATION * diag[r] if r % 3 == 0 else 0.0
     iterations = int(settings[SETTING_ITERATIONS])
     zero = np.zeros(nv)
-    count, prev_pair, prev_lam, prev_split = warm
-    n_prev = count[0]
-    _warm_start(pair_of, n_contacts, prev_pair, n_prev, prev_lam, diag, floor, mu, True, lam)
     _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_contacts, target, reg, mu,
            floor, True, iterations, zero, bounds, True, v, lam)
-    for r in range(rows):
-        prev_lam[r] = lam[r]  # (the pairs are written below, once the split solve has read them)
     if not overlapping:
-        for r in range(rows):
-            prev_split[r] = 0.0
-        _keep_pairs(pair_of, n_contacts, prev_pair, count)
         return False
     # Split impulses: overlaps are pushed apart by a velocity that moves only this step's
     # positions (depth / time constant, at most PhysX's maxDepenetrationVelocity), normal rows
@@ -464,17 +342,8 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
         target[3 * c] = min(depths[c] * rate, max_push) if depths[c] > 0.0 else -math.inf
     for d in range(nv):
         bias[d] = 0.0
-    # the split impulses start from the previous step's (prev_pair still lists the previous
-    # step's contacts, which prev_split follows)
-    _warm_start(pair_of, n_contacts, prev_pair, n_prev, prev_split, diag, floor, mu, False, lam)
-    for c in range(n_contacts):
-        if not target[3 * c] > -math.inf:
-            lam[3 * c] = 0.0  # a gap: its row asks nothing of the split solve
     _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_contacts, target, reg, mu,
            floor, False, iterations, v, bounds, False, bias, lam)
-    for r in range(rows):
-        prev_split[r] = lam[r]
-    _keep_pairs(pair_of, n_contacts, prev_pair, count)
     for d in range(nv):
         if bias[d] != 0.0:
             return True

@@ -321,9 +321,6 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
         bounding_radii(col_type, col_size, col_radius)
         c_bias = np.empty(nv)
         c_R = np.empty((3, 3))
-        # the previous step's contacts and impulses, the contact solve's warm start
-        c_warm = (np.zeros(1, dtype=np.int64), np.empty(contacts, dtype=np.int64),
-                  np.empty(3 * contacts), np.empty(3 * contacts))
     c_biased = False
     lone = np.empty(nlink, dtype=np.bool_)
     any_lone = lone_free_bodies(link_table, I6, lone)
@@ -379,9 +376,9 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
          loop_axis) = borrowed_constraints
     if contact is not None:
         contact_owners = (Rc, pc, pair_of, points, normals, depths, J, PJ, lam_c, target,
-                          detect_work, col_radius, c_bias, c_R, c_warm)
+                          detect_work, col_radius, c_bias, c_R)
         (Rc, pc, pair_of, points, normals, depths, J, PJ, lam_c, target, detect_work, col_radius,
-         c_bias, c_R, c_warm) = borrow(contact_owners)
+         c_bias, c_R) = borrow(contact_owners)
         (col_type, col_link, col_R, col_p, col_size, hull_rows, hull_index, col_friction,
          col_restitution, pairs, pair_allowance) = borrow(contact)
     if limits is not None:
@@ -404,8 +401,6 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
         status[1] = -1
         for i in range(nlink):
             mom_before[i, 10] = 0.0
-        if contact is not None:
-            c_warm[0][0] = 0  # no previous contacts
         if constraints is not None:
             acceleration_call(model, q, qd, dt, fk_work, dynamics_work, qdd)
             enforce_constraints(model, borrowed_constraints, q, qd, M, fk_work, Rw, pw, rows_work)
@@ -455,14 +450,12 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                                                  pair_of, points, normals, depths)
                     c_biased = False
                     pushed = n_contacts > 0
-                    if n_contacts == 0:
-                        c_warm[0][0] = 0
                     if n_contacts > 0:
                         c_biased = solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m,
                                                   lam, col_link, col_friction, col_restitution,
                                                   pairs, n_contacts, pair_of, points, normals,
                                                   depths, v_start, dt, settings, J, PJ, lam_c, target,
-                                                  lim_work, c_warm, qd, c_bias)
+                                                  lim_work, qd, c_bias)
                         if limits is not None:
                             # the contact solve held the limits; this pass (a bounds check on most
                             # steps) keeps the last word on the velocity with the loops' metric
@@ -536,16 +529,14 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                     n_contacts = detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, pc, pairs,
                                                  pair_allowance, settings[SETTING_MARGIN], detect_work,
                                                  pair_of, points, normals, depths)
-                    if n_contacts == 0:
-                        c_warm[0][0] = 0
                     if n_contacts > 0:
                         for k in range(nv):
                             v_start[k] = qd[k]
                         if solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m,
                                           lam, col_link, col_friction, col_restitution, pairs,
                                           n_contacts, pair_of, points, normals, depths, v_start,
-                                          dt, settings, J, PJ, lam_c, target, lim_work, c_warm,
-                                          qd, c_bias):
+                                          dt, settings, J, PJ, lam_c, target, lim_work, qd,
+                                          c_bias):
                             integrate_configuration(link_table, I6, q, c_bias, dt, q)
                             transport_velocity(link_table, c_bias, dt, c_R, qd)
             if constraints is not None:
