@@ -385,8 +385,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
         limit_rows, row_drives = borrow(limits[1]), borrow(limits[2])
         limit_owners = (lim_iwork, lim_C, lim_A, lim_J, lim_bias, lim_R, lim_root_of, lim_com)
         lim_iwork, lim_C, lim_A, lim_J, lim_bias, lim_R, lim_root_of, lim_com = borrow(limit_owners)
-    owners_of_flags = (lone, mom_kept, mom_root, mom_before, mom_after, mom_V, mom_Ic)
-    lone, mom_kept, mom_root, mom_before, mom_after, mom_V, mom_Ic = borrow(owners_of_flags)
+    momentum_owners = (lone, mom_kept, mom_root, mom_before, mom_after, mom_V, mom_Ic)
+    lone, mom_kept, mom_root, mom_before, mom_after, mom_V, mom_Ic = borrow(momentum_owners)
     for e in range(env_begin, env_end):
         q_traj = q_traj_out[e]
         qd_traj = qd_traj_out[e]
@@ -562,7 +562,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                 status[1] = bad
                 break
     keep_alive(owners)
-    keep_alive(owners_of_flags)
+    keep_alive(momentum_owners)
     if rk4 is not None:
         keep_alive(rk4_owners)
     if contact is not None:
