@@ -201,6 +201,9 @@ def start_times(stage_path: Path) -> tuple[float, float]:
     numba cache [s]."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        # as on a user's machine, where pip compiled the bytecode at install: with
+        # PYTHONDONTWRITEBYTECODE set, every start compiles numba's and usdjoints' sources again
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         command = [sys.executable, "-m", "usdjoints.cli", "simulate", str(stage_path), "--duration", "0.1"]
         times = []
         for _ in range(2):

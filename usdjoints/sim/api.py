@@ -336,18 +336,21 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
                          MAX_DEPENETRATION_VELOCITY], dtype=np.float64)
     # one signature whatever the model: numba types read-only and writable arrays apart
     constraints = pm.constraint_args()
-    contact = pm.contact_args(held_start_overlaps(model)) if pm.pairs.shape[0] else None
     limits = pm.limit_args()
+    limits = None if limits is None else _writable_parts(limits)
+    # before the start overlaps, whose contact detection is among the kernels the second
+    # process compiles: this process compiles the dynamics meanwhile and then finds it cached
+    precompile.before_first_compile(contact=pm.pairs.shape[0] > 0, constraints=constraints is not None,
+                                    limits=limits, euler=integrator == "euler")
+    contact = pm.contact_args(held_start_overlaps(model)) if pm.pairs.shape[0] else None
     args = (tuple(_writable(a) for a in pm.model_args()),
             None if constraints is None else tuple(_writable(a) for a in constraints),
             None if contact is None else tuple(_writable(a) for a in contact),
-            None if limits is None else _writable_parts(limits),
+            limits,
             True if integrator == "rk4" else None,
             True if _floating_tree(model) else None,
             settings)
     q0, qd0 = _writable(q0), _writable(qd0)
-    precompile.before_first_compile(contact=contact is not None, constraints=constraints is not None,
-                                    limits=args[3], euler=integrator == "euler")
     try:
         _run_in_pieces(simulate_envs, args, q0, qd0, float(dt), n_steps, record_every,
                        (q_traj, qd_traj, poses, status), n_envs, progress)
