@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from usdjoints.sim.kernels.crba import ltdl_factor
-from usdjoints.sim.kernels.limits import _solve_rows
+from usdjoints.sim.kernels.limits import _solve_rows, solve_unit_rows
 
 
 def _tree(rng, nv):
@@ -37,8 +37,11 @@ def _tree_spd(rng, parent):
     return H + np.diag(rng.uniform(1e-4, 1e-2, nv))
 
 
+@pytest.mark.parametrize("solver", ["columns", "primal"])
 @pytest.mark.parametrize("seed", range(40))
-def test_active_set_meets_the_kkt_conditions(seed):
+def test_active_set_meets_the_kkt_conditions(seed, solver):
+    """Both solves of a problem whose rows are all dofs' own: _solve_rows on columns of H^-1,
+    solve_unit_rows on H itself."""
     rng = np.random.default_rng(seed)
     nv = int(rng.integers(1, 14))
     parent = _tree(rng, nv)
@@ -57,9 +60,12 @@ def test_active_set_meets_the_kkt_conditions(seed):
     scratch = [np.empty(nv) for _ in range(2)]
     C, A = np.empty((nv, nv)), np.empty((nv, nv))
     ints = [np.empty(nv, dtype=np.int64) for _ in range(3)]
-    _solve_rows(parent, LD, np.empty((0, nv)), lo, hi, base, v, C, A, scratch[0], scratch[1],
-                np.empty(nv), *ints, np.empty((0, nv)), np.empty((0, nv)), np.empty((0, 0)), 0,
-                np.empty(0))
+    if solver == "columns":
+        _solve_rows(parent, LD, np.empty((0, nv)), lo, hi, base, v, C, A, scratch[0], scratch[1],
+                    np.empty(nv), *ints, np.empty((0, nv)), np.empty((0, nv)), np.empty((0, 0)), 0,
+                    np.empty(0))
+    else:
+        solve_unit_rows(H, lo, hi, base, v, A, scratch[0], scratch[1], ints[0], ints[1])
     lam = H @ (v - v0)  # the impulse the solve applied
     value = base + v
     scale = 1e-9 * (1.0 + np.abs(v0).max() + np.abs(base).max())

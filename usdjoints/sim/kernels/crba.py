@@ -68,6 +68,24 @@ def crba(link_table, S, I6, E, r, armature, Ic_work, M_out):
         M_out[k, k] += armature[k]
 
 
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def keep_symmetric(dof_parent, M, H):
+    """H [nv, nv] <- the whole symmetric matrix of which M holds what the factorisation reads
+    (the diagonal and M[k, j] for each ancestor j of dof k): zero between dofs on different
+    branches, as a tree's mass matrix is."""
+    nv = H.shape[0]
+    for k in range(nv):
+        for j in range(nv):
+            H[k, j] = 0.0
+    for k in range(nv):
+        H[k, k] = M[k, k]
+        j = dof_parent[k]
+        while j >= 0:
+            H[k, j] = M[k, j]
+            H[j, k] = M[k, j]
+            j = dof_parent[j]
+
+
 @njit(cache=True, fastmath=FMA)
 def ltdl_factor(dof_parent, H):
     """In place, H = L^T D L with L unit lower-triangular following the tree (dof_parent [nv]):

@@ -31,7 +31,7 @@ from .configuration import (
     configuration_rate, integrate_configuration, lone_free_bodies, normalise_quaternions, tied_roots,
     world_frame_velocity,
 )
-from .crba import ltdl_factor, ltdl_solve
+from .crba import keep_symmetric, ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_transforms_inline, link_world_poses
 from .jcalc import FREE, PRISMATIC, primitive_nq, primitive_nv
 from .layout import LINK_Q_START, LINK_TYPE, LINK_V_START
@@ -69,9 +69,10 @@ def acceleration(model, q, qd, h, fk_work, dynamics_work, qdd_out):
 
     Model: model (PackedModel.model_args()).
     Data in: q [nq], qd [nv], h [s].
-    Data out: qdd_out [nv]; dynamics_work's M holds the factor of M + h D + h^2 K.
-    Scratch: fk_work = (E, r, R3, p3), dynamics_work = (wR, wp, ws, wvaf, wI, M, vecs, LD_drive), as
-    allocate_workspace and allocate_world_workspace make them.
+    Data out: qdd_out [nv]; dynamics_work's M holds the factor of M + h D + h^2 K, and its H,
+    when it has nv rows (a model with limit rows), M + h D + h^2 K itself.
+    Scratch: fk_work = (E, r, R3, p3), dynamics_work = (wR, wp, ws, wvaf, wI, M, vecs, LD_drive, H),
+    as allocate_workspace and allocate_world_workspace make them.
 
     Its parts are inlined into it (as compiled calls, passing their ~30 arrays cost about a sixth
     of a 9-dof step); it is itself one compiled call from the step loop: inlining it there as
@@ -80,14 +81,14 @@ def acceleration(model, q, qd, h, fk_work, dynamics_work, qdd_out):
     (link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table, armature,
      gravity, body_link, body_R_link, body_p_link) = model
     E, r, R3, p3 = fk_work
-    wR, wp, ws, wvaf, wI, M, vecs, LD_drive = dynamics_work
+    wR, wp, ws, wvaf, wI, M, vecs, LD_drive, H = dynamics_work
     bias, y, tau, K, D, inertia = vecs
     link_transforms_inline(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
     bias_and_mass_inline(link_table, S, I6, E, r, gravity, armature, qd, wR, wp, ws, wvaf, wI,
                          bias, M)
     drive_inertia(dof_parent, dof_table, M, LD_drive, y, inertia)
     passive_forces_inline(dof_table, q, qd, M, inertia, h, tau, K, D)
-    _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out)
+    _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out, H)
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
@@ -98,21 +99,25 @@ def acceleration_call(model, q, qd, h, fk_work, dynamics_work, qdd_out):
     (link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table, armature,
      gravity, body_link, body_R_link, body_p_link) = model
     E, r, R3, p3 = fk_work
-    wR, wp, ws, wvaf, wI, M, vecs, LD_drive = dynamics_work
+    wR, wp, ws, wvaf, wI, M, vecs, LD_drive, H = dynamics_work
     bias, y, tau, K, D, inertia = vecs
     link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
     bias_and_mass(link_table, S, I6, E, r, gravity, armature, qd, wR, wp, ws, wvaf, wI, bias, M)
     drive_inertia(dof_parent, dof_table, M, LD_drive, y, inertia)
     passive_forces(dof_table, q, qd, M, inertia, h, tau, K, D)
-    _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out)
+    _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out, H)
 
 
 @njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
-def _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out):
-    """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v), M factored in place."""
-    for k in range(qd.shape[0]):
+def _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out, H):
+    """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v), M factored in place; H [nv, nv] (or
+    [0, 0]: not kept) gets M + h D + h^2 K whole, for the limit solve (limits.solve_unit_rows)."""
+    nv = qd.shape[0]
+    for k in range(nv):
         M[k, k] += h * D[k] + h * h * K[k]
         qdd_out[k] = tau[k] - bias[k] - h * K[k] * qd[k]
+    if H.shape[0] == nv:
+        keep_symmetric(dof_parent, M, H)
     ltdl_factor(dof_parent, M)
     ltdl_solve(dof_parent, M, qdd_out)
 
@@ -269,7 +274,9 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
     E, r, R3, p3, M, vecs, LD_drive = allocate_workspace(nlink, nv)
     wR, wp, ws, wvaf, wI = allocate_world_workspace(nlink, nv)
     fk_work = (E, r, R3, p3)
-    dynamics_work = (wR, wp, ws, wvaf, wI, M, vecs, LD_drive)
+    # M + h D + h^2 K whole, kept unfactored for the limit solve
+    H = np.empty((nv, nv)) if limits is not None else np.empty((0, 0))
+    dynamics_work = (wR, wp, ws, wvaf, wI, M, vecs, LD_drive, H)
     Rw = np.empty((nlink, 3, 3))
     pw = np.empty((nlink, 3))
     q = np.empty(nq)
@@ -362,7 +369,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
      armature, gravity, body_link, body_R_link, body_p_link) = model
     fk_work, dynamics_work, Rw, pw, q, qd, qdd, v_start, rows_work, lim_work = borrow(owners)
     E, r, R3, p3 = fk_work
-    wR, wp, ws, wvaf, wI, M, vecs, LD_drive = dynamics_work
+    wR, wp, ws, wvaf, wI, M, vecs, LD_drive, H = dynamics_work
     G, c, Y, A, lam, dq = rows_work
     q0, qd0 = borrow(q0), borrow(qd0)
     q_traj_out, qd_traj_out, pose_traj_out, status_out = borrow(
@@ -440,7 +447,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                     factor_constraints(dof_parent, M, G, m, Y, A)
                     project_out(G, Y, A, m, qd, lam)
                 if limits is not None:  # in the loops' constrained metric: they stay closed
-                    biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
+                    biased = limit_impulses(link_table, dof_table, dof_parent, M, H, q, dt, lim_work,
                                             lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, I6, Rw,
                                             pw, limit_rows, row_drives, lim_J, dt)
                 if contact is not None:
@@ -459,7 +466,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                         if limits is not None:
                             # the contact solve held the limits; this pass (a bounds check on most
                             # steps) keeps the last word on the velocity with the loops' metric
-                            biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt,
+                            biased = limit_impulses(link_table, dof_table, dof_parent, M, H, q, dt,
                                                     lim_work, lim_iwork, lim_C, lim_A, qd,
                                                     lim_bias, G, Y, A, m, lam, S, I6, Rw, pw, limit_rows,
                                                     row_drives, lim_J, 0.0)
@@ -510,7 +517,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                                             coupling_offset, loop_type, loop_link, loop_R, loop_p,
                                             loop_axis, q, Rw, pw, G, c)
                         factor_constraints(dof_parent, M, G, m, Y, A)
-                    biased = limit_impulses(link_table, dof_table, dof_parent, M, q, dt, lim_work,
+                    biased = limit_impulses(link_table, dof_table, dof_parent, M, H, q, dt, lim_work,
                                             lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, I6, Rw,
                                             pw, limit_rows, row_drives, lim_J, dt)
                     if biased:
