@@ -76,28 +76,33 @@ def _add_column(PJ, r, amount, w):
 
 @plain_argument_types
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def _sweeps(J, PJ, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of, PJl, diag_j,
-            lo, hi, jbase, floor_j, iterations, w, lam, lam_j):
-    """Projected Gauss-Seidel in velocity space: w [nv] is the velocity with the impulses so
-    far, each row's velocity J_r w is read from it and each impulse change added to it through
-    its column PJ_r = H^-1 J_r (so a sweep costs rows x nv, not rows^2).
+def _sweeps(J, PJ, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of, x_of, PJl,
+            diag_j, lo, hi, jbase, floor_j, iterations, unit, x, lam, lam_j):
+    """Projected Gauss-Seidel on the rows' velocities, kept in x, one of two ways:
+
+    * unit False, in velocity space: x [nv] is the velocity w with the impulses so far, a
+      row's velocity J_r w is read from it and each impulse change added to it through the
+      row's column PJ_r = H^-1 J_r (a sweep costs rows x nv);
+    * unit True, in the rows' own space: x [rows + joint rows] holds each row's velocity
+      itself (x[r] = J_r w), and PJ's row r is row r of the Delassus matrix W = J H^-1 J^T,
+      so an impulse change adds W_r times it (a sweep costs rows^2: fewer when rows < nv).
 
     Contact c: a normal row 3c (lam >= 0 asking J w >= target, regularised by reg), then two
     tangent rows in the disc |lam_t| <= mu lam_n when ``friction`` (else left at zero); diag
     holds J_r PJ_r and w12 [n_c] the tangent block's coupling J_r1 PJ_r2. Joint row l holds dof
-    dof_of[l] in lo <= jbase + w <= hi (its column PJl[l], diagonal diag_j[l]), pushing only
-    towards the bound it holds."""
+    k = dof_of[l] in lo[k] <= jbase[k] + x[x_of[l]] <= hi[k] (its column PJl[l], diagonal
+    diag_j[l]), pushing only towards the bound it holds. Both ways take the same steps."""
     for _ in range(iterations):
         change = 0.0  # the largest velocity change [m/s, rad/s] a row's update made this sweep
         for c in range(n_c):
             rn = 3 * c
             if diag[rn] > floor:
                 old = lam[rn]
-                u = _row_velocity(J, rn, w)
+                u = x[rn] if unit else _row_velocity(J, rn, x)
                 new = max(0.0, old - (u + reg[rn] * old - target[rn]) / (diag[rn] + reg[rn]))
                 if new != old:
                     change = max(change, abs(new - old) * diag[rn])
-                    _add_column(PJ, rn, new - old, w)
+                    _add_column(PJ, rn, new - old, x)
                     lam[rn] = new
             if not friction:
                 continue
@@ -110,8 +115,8 @@ def _sweeps(J, PJ, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of
             h11 = diag[r1]
             h22 = diag[r2]
             if h11 > floor and h22 > floor and bound > 0.0:
-                u1 = _row_velocity(J, r1, w)
-                u2 = _row_velocity(J, r2, w)
+                u1 = x[r1] if unit else _row_velocity(J, r1, x)
+                u2 = x[r2] if unit else _row_velocity(J, r2, x)
                 # sticking: the exact minimiser of the 2 x 2 friction block (a diagonal step
                 # overshoots when both directions move one light link's single freedom)
                 h12 = w12[c]
@@ -134,8 +139,8 @@ def _sweeps(J, PJ, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of
                         new2 *= bound / norm
             if new1 != old1 or new2 != old2:
                 change = max(change, abs(new1 - old1) * h11, abs(new2 - old2) * h22)
-                _add_column(PJ, r1, new1 - old1, w)
-                _add_column(PJ, r2, new2 - old2, w)
+                _add_column(PJ, r1, new1 - old1, x)
+                _add_column(PJ, r2, new2 - old2, x)
                 lam[r1] = new1
                 lam[r2] = new2
         for l in range(n_j):
@@ -144,7 +149,7 @@ def _sweeps(J, PJ, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of
                 continue
             k = dof_of[l]
             old = lam_j[l]
-            free = jbase[k] + w[k] - dj * old
+            free = jbase[k] + x[x_of[l]] - dj * old
             new = 0.0
             if free < lo[k]:
                 new = (lo[k] - free) / dj
@@ -152,10 +157,24 @@ def _sweeps(J, PJ, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of
                 new = (hi[k] - free) / dj
             if new != old:
                 change = max(change, abs(new - old) * dj)
-                _add_column(PJl, l, new - old, w)
+                _add_column(PJl, l, new - old, x)
                 lam_j[l] = new
         if change <= CONVERGED:  # another sweep would move no row's velocity by more
             break
+
+
+@njit(cache=True, fastmath=FMA, **INTERNAL)
+def _velocity(PJ, rows, PJl, n_j, lam, lam_j, w0, w):
+    """w [nv] <- w0 + sum_r PJ_r lam_r + sum_l PJl_l lam_j[l]: the velocity the impulses leave
+    (the Delassus-space sweeps keep only the rows' velocities)."""
+    for d in range(w.shape[0]):
+        w[d] = w0[d]
+    for r in range(rows):
+        if lam[r] != 0.0:
+            _add_column(PJ, r, lam[r], w)
+    for l in range(n_j):
+        if lam_j[l] != 0.0:
+            _add_column(PJl, l, lam_j[l], w)
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
@@ -192,14 +211,31 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_c, target,
     hi = bounds[1]
     n_j = 0
     dof_of = np.empty(nv, dtype=np.int64)
+    x_of = np.empty(nv, dtype=np.int64)
     lam_j = np.zeros(nv)
     diag_j = np.empty(nv)
     joined = np.zeros(nv, dtype=np.bool_)
     PJl = np.empty((0, nv))
     floor_j = 0.0
+    # fewer rows than dofs: sweep in the rows' own space, on the Delassus matrix W (_sweeps)
+    unit = rows <= nv
+    W = np.empty((rows + nv, rows + nv) if unit else (0, 0))
+    u = np.empty(rows + nv if unit else 0)
+    if unit:
+        for r in range(rows):
+            u[r] = _row_velocity(J, r, w)
+            for t in range(r + 1):
+                W[r, t] = _row_velocity(J, r, PJ[t])
+                W[t, r] = W[r, t]
     for _ in range(nv + 1):
-        _sweeps(J, PJ, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of, PJl, diag_j,
-                lo, hi, jbase, floor_j, iterations, w, lam, lam_j)
+        if unit:
+            _sweeps(J, W, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of, x_of,
+                    W[rows:], diag_j, lo, hi, jbase, floor_j, iterations, True, u[:rows + n_j],
+                    lam, lam_j)
+            _velocity(PJ, rows, PJl, n_j, lam, lam_j, w0, w)
+        else:
+            _sweeps(J, PJ, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of, x_of,
+                    PJl, diag_j, lo, hi, jbase, floor_j, iterations, False, w, lam, lam_j)
         added = False
         for k in range(nv):
             if joined[k] or not _outside(jbase[k] + w[k], lo[k], hi[k]):
@@ -218,6 +254,16 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_c, target,
             diag_j[n_j] = col[k]
             floor_j = max(floor_j, 1e-9 * col[k])
             dof_of[n_j] = k
+            x_of[n_j] = rows + n_j if unit else k
+            if unit:  # the joint row's entries of W (J_k = e_k) and its velocity
+                a = rows + n_j
+                for r in range(rows):
+                    W[a, r] = _row_velocity(J, r, col)
+                    W[r, a] = W[a, r]
+                for l in range(n_j + 1):
+                    W[a, rows + l] = col[dof_of[l]]
+                    W[rows + l, a] = W[a, rows + l]
+                u[a] = w[k]
             n_j += 1
         if not added:
             break
@@ -226,8 +272,14 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_c, target,
         # no way to satisfy, a light finger pushed against its stop) and a joint row in
         # conflict, the joint rows alone are swept once more, so the step never carries a
         # joint past its bound and the contact gives way instead
-        _sweeps(J, PJ, diag, w12, 0, target, reg, mu, floor, friction, n_j, dof_of, PJl, diag_j,
-                lo, hi, jbase, floor_j, iterations, w, lam, lam_j)
+        if unit:
+            _sweeps(J, W, diag, w12, 0, target, reg, mu, floor, friction, n_j, dof_of, x_of,
+                    W[rows:], diag_j, lo, hi, jbase, floor_j, iterations, True, u[:rows + n_j],
+                    lam, lam_j)
+            _velocity(PJ, rows, PJl, n_j, lam, lam_j, w0, w)
+        else:
+            _sweeps(J, PJ, diag, w12, 0, target, reg, mu, floor, friction, n_j, dof_of, x_of,
+                    PJl, diag_j, lo, hi, jbase, floor_j, iterations, False, w, lam, lam_j)
     if not safeguard:
         return
     # the work on the end velocity at scale s is s a + s^2 b with dw = w - w0 = sum PJ lam:
