@@ -20,7 +20,10 @@ from typing import Optional
 
 import numpy as np
 
-from ..model.articulated import FREE, PRISMATIC, ArticulatedModel
+from ..model.articulated import (
+    BOUND_ANGLE, BOUND_CONE, BOUND_DISTANCE, DRIVE_FORCE, DRIVE_NONE, FREE, PRISMATIC, ROW_DRIVE_STIFFNESS,
+    ROW_DRIVE_TARGET_POSITION, ROW_DRIVE_TARGET_VELOCITY, ROW_DRIVE_TYPE, ArticulatedModel,
+)
 
 # Divergence: a speed past these bounds is not motion but a blown-up state. The floors sit far
 # above what a robot reaches (100 m/s, 1000 rad/s); a run whose own numbers go faster (free fall
@@ -53,8 +56,8 @@ def mass_diagonal(model: ArticulatedModel, q: np.ndarray) -> np.ndarray:
 def bounds(model: ArticulatedModel, duration: float, q0: np.ndarray, qd0: np.ndarray) -> tuple[float, float]:
     """(linear [m/s], angular [rad/s]) speeds past which simulate reports a divergence: ten times
     the fastest speed the run's own numbers imply (initial and target speeds, free fall over the
-    duration, a spring or position drive's natural frequency times its initial stretch), and
-    never below the floors."""
+    duration, a spring or position drive's natural frequency times its initial stretch, the same
+    of the drives of loop-closing hinges and sliders, _row_reach), and never below the floors."""
     linear = dof_is_linear(model)
     if not model.nv:
         return DIVERGENCE_LINEAR_FLOOR, DIVERGENCE_ANGULAR_FLOOR
@@ -74,13 +77,81 @@ def bounds(model: ArticulatedModel, duration: float, q0: np.ndarray, qd0: np.nda
         implied = np.sqrt(np.abs(kp)) * stretch + np.sqrt(np.abs(model.dof_stiffness) / inertia) * spring
         reach = np.maximum(reach, np.where(scalar, implied, 0.0))
     fall = float(np.linalg.norm(model.gravity)) * duration
-    turning = float(reach[~linear].max(initial=0.0))
+    row_along, row_turning = _row_reach(model, q0[0])
+    turning = max(float(reach[~linear].max(initial=0.0)), row_turning)
     # a turn at that rate moves the model's points (and a free or D6 base's coordinates, which
     # follow its frame round a centre of mass away from it) at up to rate x lever arm
-    along = float(reach[linear].max(initial=0.0)) + turning * _lever_arm(model, q0[0])
+    along = max(float(reach[linear].max(initial=0.0)), row_along) + turning * _lever_arm(model, q0[0])
     v = max(DIVERGENCE_LINEAR_FLOOR, DIVERGENCE_FACTOR * (fall + along))
     w = max(DIVERGENCE_ANGULAR_FLOOR, DIVERGENCE_FACTOR * turning)
     return v, w
+
+
+def _row_reach(model: ArticulatedModel, q: np.ndarray) -> tuple[float, float]:
+    """(linear [m/s], angular [rad/s]): the fastest speed a drive of a loop-closing slider or
+    hinge (a bound row, model.distance_*) implies, its target speed or its natural frequency
+    times its initial stretch. An acceleration drive's frequency is sqrt(kp) (PhysX scales its
+    gains by the row's inertia); a force drive's is sqrt(kp / m) with m the row's inertia seen
+    from its two links as free bodies (_free_response), which the rest of the articulation only
+    adds to: an upper bound on the frequency."""
+    linear, angular = 0.0, 0.0
+    drives = np.asarray(model.distance_drive, dtype=float).reshape(-1, 6)
+    if not drives.shape[0] or not (drives[:, ROW_DRIVE_TYPE] != DRIVE_NONE).any():
+        return linear, angular
+    from ..model.kinematics import link_world_poses
+
+    R, p = link_world_poses(model, q)
+    for j in range(drives.shape[0]):
+        kind, drive = int(model.distance_kind[j]), drives[j]
+        if int(drive[ROW_DRIVE_TYPE]) == DRIVE_NONE or kind in (BOUND_DISTANCE, BOUND_CONE):
+            continue
+        ends, axes, response = [], [], 0.0
+        for side in range(2):
+            link = int(model.distance_link[j, side])
+            anchor = np.asarray(model.distance_p_link_frame[j, side], dtype=float)
+            frame = np.asarray(model.distance_R_link_frame[j, side], dtype=float)
+            ends.append(anchor if link < 0 else p[link] + R[link] @ anchor)
+            axes.append(frame if link < 0 else R[link] @ frame)
+        axis = axes[0][:, 0]
+        angular_row = kind == BOUND_ANGLE
+        for side in range(2):
+            link = int(model.distance_link[j, side])
+            if link >= 0:
+                response += _free_response(model, link, R[link], p[link], ends[side], axis, angular_row)
+        if angular_row:
+            value = math.atan2(float(axes[0][:, 2] @ axes[1][:, 1]), float(axes[0][:, 1] @ axes[1][:, 1]))
+        else:
+            value = float(axis @ (ends[1] - ends[0]))
+        kp = abs(float(drive[ROW_DRIVE_STIFFNESS]))
+        if int(drive[ROW_DRIVE_TYPE]) == DRIVE_FORCE:
+            kp *= response
+        stretch = abs(float(drive[ROW_DRIVE_TARGET_POSITION]) - value)
+        speed = abs(float(drive[ROW_DRIVE_TARGET_VELOCITY])) + math.sqrt(kp) * stretch
+        if not math.isfinite(speed):
+            continue  # a link with no inertia on the row: no bound from it
+        if angular_row:
+            angular = max(angular, speed)
+        else:
+            linear = max(linear, speed)
+    return linear, angular
+
+
+def _free_response(model: ArticulatedModel, link: int, R: np.ndarray, p: np.ndarray, anchor: np.ndarray,
+                   axis: np.ndarray, angular: bool) -> float:
+    """The inverse inertia [1/kg | 1/(kg m^2)] that ``link`` alone, as a free body, shows to a
+    unit force along ``axis`` at ``anchor`` (or a unit torque about it), world coordinates: inf
+    when it has no mass or no inertia."""
+    mass = float(model.link_mass[link])
+    centre = p + R @ np.asarray(model.link_com[link], dtype=float)
+    inertia = R @ np.asarray(model.link_inertia[link], dtype=float) @ R.T
+    torque = axis if angular else np.cross(anchor - centre, axis)
+    if not mass > 0.0:
+        return math.inf
+    try:
+        turn = float(torque @ np.linalg.solve(inertia, torque)) if torque @ torque > 0.0 else 0.0
+    except np.linalg.LinAlgError:
+        return math.inf
+    return turn if angular else 1.0 / mass + turn
 
 
 def _lever_arm(model: ArticulatedModel, q: np.ndarray) -> float:
