@@ -35,7 +35,7 @@ import numpy as np
 from . import FMA, INTERNAL, njit, plain_argument_types
 from .constraints import accumulate_jacobian, project_out
 from .contact import SETTING_ITERATIONS, SETTING_MAX_DEPENETRATION, SETTING_TIME_CONSTANT, _dot
-from .crba import ltdl_solve
+from .crba import ltdl_solve, ltdl_transpose_solve
 
 # A sweep of the Gauss-Seidel solve that changes no row's velocity by more than this ends it
 # [m/s, rad/s]
@@ -164,17 +164,32 @@ def _sweeps(J, PJ, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def _velocity(PJ, rows, PJl, n_j, lam, lam_j, w0, w):
-    """w [nv] <- w0 + sum_r PJ_r lam_r + sum_l PJl_l lam_j[l]: the velocity the impulses leave
-    (the Delassus-space sweeps keep only the rows' velocities)."""
-    for d in range(w.shape[0]):
-        w[d] = w0[d]
+def _velocity(dof_parent, LD, J, PJ, columns, rows, PJl, n_j, dof_of, lam, lam_j, w0, x, w):
+    """w [nv] <- w0 + H^-1 (J^T lam + sum_l e_k(l) lam_j[l]): the velocity the impulses leave
+    (the Delassus-space sweeps keep only the rows' velocities). With ``columns`` from the rows'
+    columns PJ and PJl; else (no constraints: PJ holds L^-T J^T only) by one solve of the
+    summed impulse (x [nv] scratch)."""
+    nv = w.shape[0]
+    if columns:
+        for d in range(nv):
+            w[d] = w0[d]
+        for r in range(rows):
+            if lam[r] != 0.0:
+                _add_column(PJ, r, lam[r], w)
+        for l in range(n_j):
+            if lam_j[l] != 0.0:
+                _add_column(PJl, l, lam_j[l], w)
+        return
+    for d in range(nv):
+        x[d] = 0.0
     for r in range(rows):
         if lam[r] != 0.0:
-            _add_column(PJ, r, lam[r], w)
+            _add_column(J, r, lam[r], x)
     for l in range(n_j):
-        if lam_j[l] != 0.0:
-            _add_column(PJl, l, lam_j[l], w)
+        x[dof_of[l]] += lam_j[l]
+    ltdl_solve(dof_parent, LD, x)
+    for d in range(nv):
+        w[d] = w0[d] + x[d]
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
@@ -185,13 +200,17 @@ def _outside(value, lo, hi):
 
 @plain_argument_types
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_c, target, reg, mu, floor,
-           friction, iterations, jbase, bounds, safeguard, w, lam):
+def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, columns, diag, w12, n_c, target, reg,
+           mu, floor, friction, iterations, jbase, bounds, safeguard, w, lam):
     """Solve the contact rows (see _sweeps) from the velocity w [nv] (updated in place), with
     the joint rows their push would carry past a bound: a joint row (J = e_k) joins while
     jbase + w leaves bounds[0] <= . <= bounds[1] for its dof k (an active set around the
     sweeps), so a contact pressing a limited joint is held by the limit in the same solve
-    instead of being undone by it, or undoing it. With ``safeguard`` the velocity change is
+    instead of being undone by it, or undoing it. W [rows + nv, rows + nv] holds the Delassus
+    matrix of the contact rows when they are no more than the dofs (solve_contacts), and the
+    sweeps then run on the rows' velocities; else it is empty. ``columns``: PJ holds the rows'
+    columns H^-1 J^T (projected onto the constraints), else only L^-T J^T (W holds what the
+    sweeps need). With ``safeguard`` the velocity change is
     scaled at the end by one s in [0, 1] (all impulses alike: momentum-neutral between links,
     inside every cone) so that the impulses' work on the velocity they leave, lam . J w, is no
     more than the positive targets ask for (restitution 0: none), whatever iterate the sweeps
@@ -218,21 +237,18 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_c, target,
     PJl = np.empty((0, nv))
     floor_j = 0.0
     # fewer rows than dofs: sweep in the rows' own space, on the Delassus matrix W (_sweeps)
-    unit = rows <= nv
-    W = np.empty((rows + nv, rows + nv) if unit else (0, 0))
+    unit = W.shape[0] > 0
     u = np.empty(rows + nv if unit else 0)
+    x = np.empty(nv)
     if unit:
         for r in range(rows):
             u[r] = _row_velocity(J, r, w)
-            for t in range(r + 1):
-                W[r, t] = _row_velocity(J, r, PJ[t])
-                W[t, r] = W[r, t]
     for _ in range(nv + 1):
         if unit:
             _sweeps(J, W, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of, x_of,
                     W[rows:], diag_j, lo, hi, jbase, floor_j, iterations, True, u[:rows + n_j],
                     lam, lam_j)
-            _velocity(PJ, rows, PJl, n_j, lam, lam_j, w0, w)
+            _velocity(dof_parent, LD, J, PJ, columns, rows, PJl, n_j, dof_of, lam, lam_j, w0, x, w)
         else:
             _sweeps(J, PJ, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of, x_of,
                     PJl, diag_j, lo, hi, jbase, floor_j, iterations, False, w, lam, lam_j)
@@ -276,7 +292,7 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_c, target,
             _sweeps(J, W, diag, w12, 0, target, reg, mu, floor, friction, n_j, dof_of, x_of,
                     W[rows:], diag_j, lo, hi, jbase, floor_j, iterations, True, u[:rows + n_j],
                     lam, lam_j)
-            _velocity(PJ, rows, PJl, n_j, lam, lam_j, w0, w)
+            _velocity(dof_parent, LD, J, PJ, columns, rows, PJl, n_j, dof_of, lam, lam_j, w0, x, w)
         else:
             _sweeps(J, PJ, diag, w12, 0, target, reg, mu, floor, friction, n_j, dof_of, x_of,
                     PJl, diag_j, lo, hi, jbase, floor_j, iterations, False, w, lam, lam_j)
@@ -333,6 +349,12 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
     max_push = max(settings[SETTING_MAX_DEPENETRATION], 0.0)
     rate = 1.0 / settings[SETTING_TIME_CONSTANT]
     overlapping = False
+    # no more rows than dofs: the sweeps run on the Delassus matrix W = J H^-1 J^T (_sweeps),
+    # formed once for both solves; without constraints from half solves y_r = L^-T J_r^T
+    # (W_rs = sum_i y_ri y_si / D_i), with them from the rows' projected columns
+    unit = rows <= nv
+    columns = not unit or m_eq > 0
+    W = np.empty((rows + nv, rows + nv) if unit else (0, 0))
     for c in range(n_contacts):
         ca = pairs[pair_of[c], 0]
         cb = pairs[pair_of[c], 1]
@@ -350,11 +372,12 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
             accumulate_jacobian(link_table, S, Rw, pw, col_link[ca], points[c], dirs[k], False, -1.0, J[r])
             for d in range(nv):
                 PJ[r, d] = J[r, d]
-            ltdl_solve(dof_parent, LD, PJ[r])
-            if m_eq > 0:
-                project_out(G, Y, A, m_eq, PJ[r], lam_eq)
-            diag[r] = _row_velocity(J, r, PJ[r])
-        w12[c] = _row_velocity(J, 3 * c + 1, PJ[3 * c + 2])
+            if columns:
+                ltdl_solve(dof_parent, LD, PJ[r])
+                if m_eq > 0:
+                    project_out(G, Y, A, m_eq, PJ[r], lam_eq)
+            else:
+                ltdl_transpose_solve(dof_parent, LD, PJ[r])
         e = 0.5 * (col_restitution[ca] + col_restitution[cb])
         target[3 * c + 1] = 0.0
         target[3 * c + 2] = 0.0
@@ -367,6 +390,25 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
             target[3 * c] = 0.0  # restitution 0: stop the approach, keep no push
         if depths[c] > 0.0:
             overlapping = True
+    if unit:
+        for r in range(rows):
+            for t in range(r + 1):
+                value = 0.0
+                if columns:
+                    value = _row_velocity(J, r, PJ[t])
+                else:
+                    for d in range(nv):
+                        value += PJ[r, d] * PJ[t, d] / LD[d, d]
+                W[r, t] = value
+                W[t, r] = value
+            diag[r] = W[r, r]
+        for c in range(n_contacts):
+            w12[c] = W[3 * c + 1, 3 * c + 2]
+    else:
+        for r in range(rows):
+            diag[r] = _row_velocity(J, r, PJ[r])
+        for c in range(n_contacts):
+            w12[c] = _row_velocity(J, 3 * c + 1, PJ[3 * c + 2])
     # a row the constraints leave (almost) no freedom to move has a round-off diagonal: an
     # impulse target / W on it would be round-off amplified, so such rows carry none
     floor = 0.0
@@ -382,8 +424,8 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
         reg[r] = REGULARISATION * diag[r] if r % 3 == 0 else 0.0
     iterations = int(settings[SETTING_ITERATIONS])
     zero = np.zeros(nv)
-    _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_contacts, target, reg, mu,
-           floor, True, iterations, zero, bounds, True, v, lam)
+    _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, columns, diag, w12, n_contacts, target,
+           reg, mu, floor, True, iterations, zero, bounds, True, v, lam)
     if not overlapping:
         return False
     # Split impulses: overlaps are pushed apart by a velocity that moves only this step's
@@ -394,8 +436,8 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
         target[3 * c] = min(depths[c] * rate, max_push) if depths[c] > 0.0 else -math.inf
     for d in range(nv):
         bias[d] = 0.0
-    _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, diag, w12, n_contacts, target, reg, mu,
-           floor, False, iterations, v, bounds, False, bias, lam)
+    _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, columns, diag, w12, n_contacts, target,
+           reg, mu, floor, False, iterations, v, bounds, False, bias, lam)
     for d in range(nv):
         if bias[d] != 0.0:
             return True

@@ -106,14 +106,20 @@ def ltdl_factor(dof_parent, H):
 @njit(cache=True, fastmath=FMA)
 def ltdl_solve(dof_parent, LD, x):
     """In place, x <- H^-1 x from the factor ltdl_factor left in LD."""
-    nv = LD.shape[0]
-    for i in range(nv - 1, -1, -1):  # x <- L^-T x
+    ltdl_transpose_solve(dof_parent, LD, x)
+    _ltdl_forward(dof_parent, LD, x)
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def ltdl_transpose_solve(dof_parent, LD, x):
+    """In place, x <- L^-T x, the first half of ltdl_solve: with y = L^-T a and z = L^-T b,
+    a^T H^-1 b = sum_i y_i z_i / D_i (D_i = LD[i, i])."""
+    for i in range(LD.shape[0] - 1, -1, -1):
         xi = x[i]
         j = dof_parent[i]
         while j >= 0:
             x[j] -= LD[i, j] * xi
             j = dof_parent[j]
-    _ltdl_forward(dof_parent, LD, x)
 
 
 @njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
