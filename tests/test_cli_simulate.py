@@ -186,14 +186,37 @@ def test_out_to_a_fifo_with_a_reader_streams_the_archive(tmp_path, capsys):
     import stat
     import threading
 
+    import time
+
     fifo = tmp_path / "traj.fifo"
     os.mkfifo(fifo)
+    # the reader's end is open before the run starts (a thread left to open it could still be
+    # on its way when the run checks for a reader); until the writer closes, an empty read
+    # only means nothing has come yet
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    os.set_blocking(fd, True)
+    done = threading.Event()
     received = []
-    reader = threading.Thread(target=lambda: received.append(open(fifo, "rb").read()), daemon=True)
+
+    def read():
+        while True:
+            chunk = os.read(fd, 65536)
+            if chunk:
+                received.append(chunk)
+            elif done.is_set():
+                return
+            else:
+                time.sleep(0.01)
+
+    reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    assert main(["simulate", str(ARM), "--duration", "0.05", "--out", str(fifo)]) == 0
-    reader.join(30)
-    data = np.load(io.BytesIO(received[0]))
+    try:
+        assert main(["simulate", str(ARM), "--duration", "0.05", "--out", str(fifo)]) == 0
+    finally:
+        done.set()
+        reader.join(30)
+        os.close(fd)
+    data = np.load(io.BytesIO(b"".join(received)))
     assert data["q"].shape[0] == len(data["t"]) > 1
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
