@@ -10,6 +10,7 @@ coordinates the poses were made with; and the stage simulates (it was refused).
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -147,3 +148,40 @@ def test_start_state_gives_back_the_coordinates(tmp_path):
 
 def test_stage_simulates(tmp_path, capsys):
     assert cli.main(["simulate", _stage(tmp_path, VALUES), "--duration", "0.2"]) == 0, capsys.readouterr().err
+
+
+BALL_FREE = ("transX", "transY")  # the rotations free, unlimited and undriven: one ball joint
+SPIN = {"rotX": 30.0, "rotY": -45.0, "rotZ": 60.0}  # PhysicsJointStateAPI velocities [deg/s]
+
+
+def _ball_stage(tmp_path, values: dict) -> str:
+    """_stage without the rotY drive, with angular joint-state velocities on the three rotations."""
+    text = Path(_stage(tmp_path, values)).read_text()
+    text = text.replace(', "PhysicsDriveAPI:rotY"', "".join(f', "PhysicsJointStateAPI:{a}"' for a in SPIN))
+    text = text.replace("    float drive:rotY:physics:stiffness = 5\n    float drive:rotY:physics:damping = 1\n",
+                        "".join(f"    float state:{a}:physics:velocity = {w}\n" for a, w in SPIN.items()))
+    path = tmp_path / "d6_ball_reversed.usda"
+    path.write_text(text)
+    return str(path)
+
+
+def test_free_rotations_turn_as_a_ball_first_when_reversed(tmp_path):
+    """The D6's free, unlimited, undriven rotations are one ball joint, turned before the
+    translations when body0 is the child ((T R)^-1 = R^T T^-1). Oracles: the joint's definition
+    (the start state's forward kinematics gives back the authored poses) and the authored joint
+    velocities (body1's angular velocity relative to body0, in body1's joint frame)."""
+    from usdjoints.model.kinematics import dof_world_twists, link_world_poses
+
+    model = load_model(_ball_stage(tmp_path, VALUES))
+    j = model.joint_index("/D6")
+    assert model.joint_dof_axes[j] == ("rotXYZ",) + tuple(reversed(BALL_FREE))
+    assert int(model.joint_nv[j]) == 5
+    q = np.array(model.q_initial)
+    F0 = _body(model, q, "/A") @ _pose(*LOCAL0)
+    F1 = _body(model, q, "/B") @ _pose(*LOCAL1)
+    np.testing.assert_allclose(np.linalg.inv(F0) @ F1, _d6_motion(VALUES), atol=1e-6)  # float32 frames
+    R, p = link_world_poses(model, q)
+    twists = dof_world_twists(model, R, p)
+    spin_a = twists[model.v_slice("/D6"), :3].T @ np.asarray(model.qd_initial)[model.v_slice("/D6")]
+    relative = F1[:3, :3].T @ -spin_a  # B is welded: body1's turning relative to body0 is -A's
+    np.testing.assert_allclose(relative, np.radians(list(SPIN.values())), atol=1e-6)

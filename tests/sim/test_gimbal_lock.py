@@ -1,11 +1,14 @@
-"""A D6 joint's three free rotations turn as hinges rotX, rotY, rotZ in a row, which lock at
-rotY = +-90 deg. A run that diverges there says so and points to a limit or a spherical joint.
+"""A D6 joint whose three rotations are free, unlimited and undriven turns them as one ball
+joint, as PhysX makes such a D6 spherical; with a rotation limited or driven it turns them as
+hinges rotX, rotY, rotZ in a row, which lock at rotY = +-90 deg. A run that diverges there says
+so and points to a limit or a spherical joint.
 
 Oracles: the torque-free rigid body's closed-form bound on its turning rate, |w| <= sqrt(2 E /
-I_min) with E = w0^T I w0 / 2 conserved; and the divergence contract (SimulationError naming the
-joint). The D6 body starts at 20 rad/s about rotY and 3 rad/s about rotX: its hinge rates pass
-the 1000 rad/s floor near the lock at 0.72 s, while the same body on a spherical joint keeps
-within the bound for the whole second.
+I_min) with E = w0^T I w0 / 2 conserved; the spherical joint itself (the same motion to the
+last bit); and the divergence contract (SimulationError naming the joint). The body starts at 20
+rad/s about rotY and 3 rad/s about rotX: on hinges (a rotX limit of +-360 deg keeps them, never
+reached) its hinge rates pass the 1000 rad/s floor near the lock at 0.72 s, while on a ball (a
+spherical joint, or the D6 without the limit) it keeps within the bound for the whole second.
 """
 from __future__ import annotations
 
@@ -23,12 +26,14 @@ INERTIA = (0.1, 0.2, 0.3)
 W0 = np.array([3.0, 20.0, 0.0])
 LOCKED = "\n".join(f"        float limit:trans{a}:physics:low = 1\n        float limit:trans{a}:physics:high = -1"
                    for a in "XYZ")
-D6 = f"""    def PhysicsJoint "Gimbal" (prepend apiSchemas = ["PhysicsLimitAPI:transX", "PhysicsLimitAPI:transY", "PhysicsLimitAPI:transZ"])
+D6_BALL = f"""    def PhysicsJoint "Gimbal" (prepend apiSchemas = ["PhysicsLimitAPI:transX", "PhysicsLimitAPI:transY", "PhysicsLimitAPI:transZ"])
     {{
         rel physics:body1 = </World/Top>
 {LOCKED}
     }}
 """
+D6 = D6_BALL.replace('"PhysicsLimitAPI:transZ"]', '"PhysicsLimitAPI:transZ", "PhysicsLimitAPI:rotX"]').replace(
+    LOCKED, LOCKED + "\n        float limit:rotX:physics:low = -360\n        float limit:rotX:physics:high = 360")
 BALL = """    def PhysicsSphericalJoint "Ball"
     {
         rel physics:body1 = </World/Top>
@@ -61,6 +66,15 @@ def test_spherical_joint_has_no_lock(tmp_path):
     energy = 0.5 * float(np.dot(INERTIA, W0 ** 2))
     bound = math.sqrt(2.0 * energy / min(INERTIA))
     assert np.linalg.norm(trajectory.qd, axis=1).max() <= 1.01 * bound
+
+
+def test_free_d6_rotations_turn_as_the_spherical_joint(tmp_path):
+    ball = _model(tmp_path, BALL)
+    d6 = _model(tmp_path, D6_BALL)
+    assert d6.joint_types == ("d6",) and d6.nq == 4 and d6.nv == 3
+    ours, theirs = api.simulate(d6, 1.0, 1e-3, qd0=W0), api.simulate(ball, 1.0, 1e-3, qd0=W0)
+    np.testing.assert_array_equal(ours.body_poses, theirs.body_poses)
+    np.testing.assert_array_equal(ours.qd, theirs.qd)
 
 
 def test_other_divergences_keep_their_hint():

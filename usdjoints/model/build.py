@@ -193,11 +193,30 @@ def _joint_arguments(joint: JointDesc, child: str, parent: Optional[str], dynami
     # body0 the child: the tree carries the inverse motion, the axes in reverse order with the
     # same coordinates (ModelBuilder's d6_reversed), so limits and drives keep their meaning
     order = free if child_is_body1 else tuple(reversed(free))
-    args.update(joint_type="d6", d6_axes=free, d6_reversed=not child_is_body1)
+    ball = _d6_ball(joint, free)
+    if ball:  # the ball's three dofs keep rotX, rotY, rotZ's order; first when reversed
+        moves = tuple(a for a in order if a in _D6_TRANSLATIONS)
+        order = moves + _D6_ROTATIONS if child_is_body1 else _D6_ROTATIONS + moves
+    args.update(joint_type="d6", d6_axes=free, d6_reversed=not child_is_body1, d6_ball=ball)
     if free:
         args.update(_limits_and_drives(joint, order, mpu, kpu))
         args.update(_passive(joint, order, mpu, kpu))
     return args, None
+
+
+def _d6_ball(joint: JointDesc, free: tuple[str, ...]) -> bool:
+    """Whether the D6's rotations turn as one ball joint: rotX, rotY and rotZ all free, none
+    limited and none driven. PhysX makes such a joint spherical (a D6 with its three rotations
+    unlocked), whose rotation has no lock; three hinges in a row lock at rotY = +-90 deg, where
+    a body turning near that pose needs hinge rates without bound (sim/divergence.py). A D6
+    with a limited or driven rotation keeps its hinges, which carry the per-axis limits and
+    drives."""
+    if not set(_D6_ROTATIONS) <= set(free):
+        return False
+    for limit in joint.limits:
+        if limit.dof in _D6_ROTATIONS and limit.enabled and (math.isfinite(limit.low) or math.isfinite(limit.high)):
+            return False
+    return not any(drive.dof in _D6_ROTATIONS for drive in joint.drives)
 
 
 def _d6_free_axes(joint: JointDesc) -> tuple[str, ...]:

@@ -18,6 +18,10 @@ from .articulated import (
 from .inertia import merge_rigidly_attached
 
 D6_AXES = ("transX", "transY", "transZ", "rotX", "rotY", "rotZ")
+# a D6 joint's three free rotations turned as one ball joint (ModelBuilder.add_body's d6_ball): its
+# label in joint_dof_axes, for 4 coordinates (w, x, y, z) and 3 dofs (the angular velocity in the
+# moving frame: rotX, rotY, rotZ at the identity)
+D6_BALL = "rotXYZ"
 _UNIT = np.eye(3)
 _DOF_DEFAULTS = {
     "damping": 0.0, "stiffness": 0.0, "spring_ref": 0.0, "friction_loss": 0.0, "armature": 0.0,
@@ -86,7 +90,8 @@ class ModelBuilder:
                  joint_name: Optional[str] = None, mass: float = 0.0, com=(0.0, 0.0, 0.0),
                  inertia=None, R_parent_joint=None, p_parent_joint=(0.0, 0.0, 0.0),
                  R_joint_child=None, p_joint_child=(0.0, 0.0, 0.0), axis=(0.0, 0.0, 1.0),
-                 d6_axes: Sequence[str] = (), d6_reversed: bool = False, drive=None, **dof_params) -> str:
+                 d6_axes: Sequence[str] = (), d6_reversed: bool = False, d6_ball: bool = False, drive=None,
+                 **dof_params) -> str:
         """Add body ``name`` joined to ``parent`` (a body name, None = world).
 
         ``mass`` [kg], ``com`` [m] in the body frame, ``inertia`` [kg m^2] about the com. The joint
@@ -94,7 +99,10 @@ class ModelBuilder:
         the joint's moving frame by ``R_joint_child``/``p_joint_child`` [m]. ``axis`` is in the
         joint frame. ``d6_axes`` lists the free axes of a ``"d6"`` joint; ``d6_reversed`` makes
         it the inverse motion (the axes in reverse order, each turning the other way: a D6 whose
-        body0 is the child), its dofs then in that order with the same coordinates. Dof parameters
+        body0 is the child), its dofs then in that order with the same coordinates. ``d6_ball``
+        (rotX, rotY and rotZ all free) turns the three rotations as one ball joint (SPHERICAL, a
+        quaternion, labelled ``D6_BALL``) after the translations, instead of three hinges in a
+        row, which lock at rotY = +-90 deg. Dof parameters
         (``damping``, ``stiffness``, ``spring_ref``, ``friction_loss``, ``armature``, ``lower``,
         ``upper``, ``limit_stiffness``, ``limit_damping``, ``effort_limit``, ``velocity_limit``)
         and ``drive`` (a :class:`Drive` or None) take one value or one per dof.
@@ -131,7 +139,7 @@ class ModelBuilder:
             self._add_body_record(name, parent_link, R_body, p_body)
             return name
 
-        primitives = self._primitives(joint_type, axis, d6_axes, d6_reversed)
+        primitives = self._primitives(joint_type, axis, d6_axes, d6_reversed, d6_ball)
         joint_index = len(self._joints)
         links = []
         prev = parent_link
@@ -161,7 +169,7 @@ class ModelBuilder:
         self._body_pose.append((R, p))
 
     @staticmethod
-    def _primitives(joint_type, axis, d6_axes, d6_reversed=False):
+    def _primitives(joint_type, axis, d6_axes, d6_reversed=False, d6_ball=False):
         if joint_type in ("revolute", "continuous"):
             a = np.asarray(axis, dtype=float)
             return [(REVOLUTE, a / np.linalg.norm(a), "")]
@@ -176,12 +184,17 @@ class ModelBuilder:
             bad = set(d6_axes) - set(D6_AXES)
             if bad:
                 raise ValueError(f"unknown D6 axes {sorted(bad)}; use {D6_AXES}")
+            if d6_ball and not set(D6_AXES[3:]) <= set(d6_axes):
+                raise ValueError("a D6 ball needs rotX, rotY and rotZ free")
             out = []
             for k, label in enumerate(D6_AXES):
-                if label in d6_axes:
+                if label in d6_axes and not (d6_ball and k >= 3):
                     out.append((PRISMATIC if k < 3 else REVOLUTE, _UNIT[k % 3].copy(), label))
             if d6_reversed:  # (T_1 ... T_n)^-1 = T_n^-1 ... T_1^-1, T(a, q)^-1 = T(-a, q)
                 out = [(kind, -unit, label) for kind, unit, label in reversed(out)]
+            if d6_ball:  # (T R)^-1 = R^-1 T^-1: the inverse rotation is a ball too, turned first
+                ball = (SPHERICAL, np.zeros(3), D6_BALL)
+                out = [ball] + out if d6_reversed else out + [ball]
             return out
         raise ValueError(f"unknown joint type {joint_type!r}")
 

@@ -10,10 +10,12 @@ import numpy as np
 
 from .. import units
 from ..errors import InputError
+from .builder import D6_BALL
 from .rotation import angle_about, intrinsic_xyz_angles, matrix_to_quat, quat_to_matrix
 
 _AXES = {"X": 0, "Y": 1, "Z": 2}
 _D6 = ("transX", "transY", "transZ", "rotX", "rotY", "rotZ")
+_ROTATIONS = _D6[3:]
 
 
 def _world(pose, mpu):
@@ -57,9 +59,20 @@ def initial_q(model, free_roots: dict, tree, description, mpu: float) -> np.ndar
         elif joint.type == "d6":
             if not child_is_body1:  # the coordinates are those of body1's frame in body0's
                 R, p = R.T, -R.T @ p
+            axes = _dof_axes(model, joint)
             angles = intrinsic_xyz_angles(R)
-            q[sl] = [p[_D6.index(a)] if a.startswith("trans") else angles[_D6.index(a) - 3]
-                     for a in _dof_axes(model, joint)]
+            values = []
+            for a in axes:
+                if a == D6_BALL:
+                    # authored rotation states turn it as Rx Ry Rz (the D6's own order); the
+                    # tree's ball is body1's rotation in body0's, or its inverse when reversed
+                    R = _ball_rotation(joint, angles)
+                    values.extend(matrix_to_quat(R if child_is_body1 else R.T))
+                elif a.startswith("trans"):
+                    values.append(p[_D6.index(a)])
+                else:
+                    values.append(angles[_D6.index(a) - 3])
+            q[sl] = values
         _apply_states(q, sl, joint, mpu, "position", model)
     return q
 
@@ -105,7 +118,7 @@ def initial_qd(model, tree, description, dynamic: dict, mpu: float) -> np.ndarra
                              "(physics:localPos0/1, the bodies' transforms or velocities)")
         if np.any(relative != 0.0):
             qd[sl] = np.linalg.lstsq(columns, relative, rcond=None)[0]
-        _apply_states(qd, sl, joint, mpu, "velocity", model)
+        _apply_states(qd, sl, joint, mpu, "velocity", model, reversed_=joint.body1 != child)
         twists[child] = base + columns @ qd[sl]
     return qd
 
@@ -124,25 +137,75 @@ def _link_world_poses(model):
     return link_world_poses(model, model.q_initial)
 
 
+def _ball_rotation(joint, angles: np.ndarray) -> np.ndarray:
+    """Rx(a) Ry(b) Rz(c) from the pose's angles, each replaced by its authored
+    PhysicsJointStateAPI position where there is one."""
+    angles = np.array(angles, dtype=float)
+    for state in joint.states:
+        if state.dof in _ROTATIONS and state.position.authored:
+            value = units.deg_to_rad(float(state.position.value))
+            if math.isfinite(value):
+                angles[_ROTATIONS.index(state.dof)] = value
+    R = np.eye(3)
+    for k, angle in enumerate(angles):
+        c, s = math.cos(angle), math.sin(angle)
+        turn = np.eye(3)
+        i, j = [(1, 2), (2, 0), (0, 1)][k]
+        turn[i, i], turn[i, j], turn[j, i], turn[j, j] = c, -s, s, c
+        R = R @ turn
+    return R
+
+
+def _slots(model, joint, field: str) -> dict:
+    """{dof label: index in the joint's slice of q (field "position") or qd ("velocity")}. A D6
+    ball's coordinates (its rotation states are read by _ball_rotation) have none; its three
+    velocities are rotX, rotY, rotZ (angular velocity components in the moving frame, as PhysX's
+    spherical joint velocities are)."""
+    slots, k = {}, 0
+    for a in _dof_axes(model, joint):
+        if a == D6_BALL:
+            if field == "velocity":
+                slots.update({r: k + i for i, r in enumerate(_ROTATIONS)})
+            k += 4 if field == "position" else 3
+        else:
+            slots[a] = k
+            k += 1
+    return slots
+
+
 def _dof_axes(model, joint) -> tuple[str, ...]:
     """The D6 axis of each of ``joint``'s dofs, in the model's dof order."""
     return model.joint_dof_axes[model.joint_index(joint.path)]
 
 
-def _apply_states(vector, sl, joint, mpu: float, field: str, model) -> None:
-    """Overwrite coordinates with authored PhysicsJointStateAPI values [deg or stage length]."""
+def _apply_states(vector, sl, joint, mpu: float, field: str, model, reversed_: bool = False) -> None:
+    """Overwrite coordinates with authored PhysicsJointStateAPI values [deg or stage length].
+    ``reversed_``: body0 is the tree's child (a D6 ball's velocities are then turned, below)."""
     if not joint.states or joint.type == "spherical":
         return
+    ball = None
+    if field == "velocity" and reversed_ and joint.type == "d6" and D6_BALL in _dof_axes(model, joint):
+        # the tree's ball turns the inverse rotation R^T (R: body1's joint frame in body0's),
+        # whose angular velocity in its moving frame is -R w for body1's w: the states are w's
+        slots = _slots(model, joint, field)
+        k = sl.start + slots["rotX"]
+        start = int(model.joint_q_start[model.joint_index(joint.path)]) + list(_dof_axes(model, joint)).index(D6_BALL)
+        R = quat_to_matrix(np.asarray(model.q_initial[start:start + 4], dtype=float)).T
+        ball = (k, R)
+        vector[k:k + 3] = -R.T @ vector[k:k + 3]
     if joint.type in ("revolute", "prismatic"):
-        order = ["angular" if joint.type == "revolute" else "linear"]
+        slots = {"angular" if joint.type == "revolute" else "linear": 0}
     else:
-        order = list(_dof_axes(model, joint))
+        slots = _slots(model, joint, field)
     for state in joint.states:
         resolved = getattr(state, field)
-        if not resolved.authored or state.dof not in order:
+        if not resolved.authored or state.dof not in slots:
             continue
         value = float(resolved.value)
         rotational = state.dof in ("angular", "rotX", "rotY", "rotZ")
         converted = units.deg_to_rad(value) if rotational else value * mpu
         if math.isfinite(converted):
-            vector[sl.start + order.index(state.dof)] = converted
+            vector[sl.start + slots[state.dof]] = converted
+    if ball is not None:
+        k, R = ball
+        vector[k:k + 3] = -R @ vector[k:k + 3]
