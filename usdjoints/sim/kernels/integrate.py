@@ -43,6 +43,9 @@ from .limits import (
 from .passive import drive_inertia, passive_forces, passive_forces_inline
 from .world_dynamics import allocate_world_workspace, bias_and_mass, bias_and_mass_inline
 
+# a projection of the loops that ends with an error above this and no smaller than it started
+# with is taken back (enforce_constraints)
+STALLED_ERROR = 1e-9  # [rad | m]
 # settings entries after contact.py's: the speeds [m/s], [rad/s] past which a state is taken as
 # diverged, not physics (api.py sets them from the stage's scale)
 SETTING_LINEAR_BOUND = 3
@@ -191,31 +194,50 @@ def enforce_constraints(model, constraints, q, v, LD, fk_work, Rw, pw, rows_work
     A Newton step that would turn a joint by more than MAX_NEWTON_TURN is scaled down to it (the
     loops' rows nearly dependent, the linear step overshoots: a D6 loop pulled 4 rad and 900 m in
     one step); up to CAPPED_ITERATIONS such steps come on top of POSITION_ITERATIONS, so a loop
-    far open is still closed in one projection.
+    far open is still closed in one projection. A projection that ends no closer than it started
+    (beyond STALLED_ERROR) is taken back: loops that cannot all close (two ball joints between
+    the same two bodies whose anchors lie at different distances on each) are left where they
+    are instead of being chased round their nearest, which moved a free base by metres a step.
 
     Model: model, constraints (PackedModel.model_args(), constraint_args()).
     Data in: LD [nv, nv], the factor of the step's inertia.
     Data out: q [nq], v [nv], in place.
-    Scratch: fk_work = (E, r, R3, p3), Rw, pw; rows_work = (G, c, Y, A, lam, dq), the
-    constraint rows' arrays (constraints.py)."""
+    Scratch: fk_work = (E, r, R3, p3), Rw, pw; rows_work = (G, c, Y, A, lam, dq, q_back), the
+    constraint rows' arrays (constraints.py) and the configuration the projection starts from."""
     (link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table, armature,
      gravity, body_link, body_R_link, body_p_link) = model
     (coupling_dof, coupling_coeff, coupling_offset, loop_type, loop_link, loop_R, loop_p,
      loop_axis) = constraints
     E, r, R3, p3 = fk_work
-    G, c, Y, A, lam, dq = rows_work
+    G, c, Y, A, lam, dq, q_back = rows_work
     m = 0
     nonlinear = loop_type.shape[0] > 0
     iteration = 0
     capped = 0
-    while iteration < POSITION_ITERATIONS:
+    start = math.inf  # the error the projection starts from
+    reverted = False
+    for a in range(q.shape[0]):
+        q_back[a] = q[a]
+    while True:
         if nonlinear:  # coupling rows read q alone
             link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
             link_world_poses(link_table, E, r, Rw, pw)
         m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff, coupling_offset,
                             loop_type, loop_link, loop_R, loop_p, loop_axis, q, Rw, pw, G, c)
         factor_constraints(dof_parent, LD, G, m, Y, A)
-        if constraint_error(c, m) < POSITION_TOLERANCE or (iteration > 0 and not nonlinear):
+        error = constraint_error(c, m)
+        if math.isinf(start):
+            start = error
+        if reverted or error < POSITION_TOLERANCE or (iteration > 0 and not nonlinear):
+            break
+        if iteration >= POSITION_ITERATIONS:
+            if nonlinear and error > STALLED_ERROR and not error < start:
+                # no closer than at the start: back there, its rows formed once more for the
+                # velocity projection
+                for a in range(q.shape[0]):
+                    q[a] = q_back[a]
+                reverted = True
+                continue
             break
         for k in range(m):
             lam[k] = c[k]
@@ -297,7 +319,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
     A = np.empty((rows, rows))
     lam = np.empty(rows)
     dq = np.empty(nv)
-    rows_work = (G, c, Y, A, lam, dq)
+    rows_work = (G, c, Y, A, lam, dq, np.empty(nq))
     contacts = 0
     # limit_impulses leaves each dof's velocity interval in the first two vectors; without
     # limits they stay unbounded for the contact solve
@@ -370,7 +392,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
     fk_work, dynamics_work, Rw, pw, q, qd, qdd, v_start, rows_work, lim_work = borrow(owners)
     E, r, R3, p3 = fk_work
     wR, wp, ws, wvaf, wI, M, vecs, LD_drive, H = dynamics_work
-    G, c, Y, A, lam, dq = rows_work
+    G, c, Y, A, lam, dq, q_back = rows_work
     q0, qd0 = borrow(q0), borrow(qd0)
     q_traj_out, qd_traj_out, pose_traj_out, status_out = borrow(
         (q_traj_out, qd_traj_out, pose_traj_out, status_out))
