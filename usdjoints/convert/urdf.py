@@ -228,8 +228,10 @@ class _Reader:
 
     def required(self, element, attribute: str) -> str:
         value = self.get(element, attribute)
-        if value is None or value == "":
+        if value is None:
             raise _Unparsed(str(self.where(element)), f"<{element.tag}> needs the attribute {attribute!r}")
+        if value == "":
+            raise _Unparsed(str(self.where(element)), f"<{element.tag}> has an empty {attribute!r} attribute")
         return value
 
     def origin(self, parent) -> Pose | None:
