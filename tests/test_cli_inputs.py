@@ -159,6 +159,15 @@ def test_corrupt_crate_as_a_sublayer_names_the_stage(tmp_path):
     assert "OpenUSD crashed" in result.stderr or "cannot read" in result.stderr, result.stderr
 
 
+@pytest.mark.parametrize("name", ["corrupt_crate_vector_append.usdc", "corrupt_crate_vector_max_size.usdc"])
+def test_crate_with_sizes_out_of_range_says_its_data_is_corrupt(name):
+    path = TESTS / "data" / "usd" / name
+    line = one_line(run("walk", path))
+    assert f"{path}: USD cannot read this file: its binary (usdc) data is corrupt: a count or size in it is out of range" in line
+    reason = line.split("USD cannot read this file: ", 1)[1]
+    assert "vector" not in reason and "Encountered" not in reason
+
+
 def test_valid_crate_walks_like_its_text(tmp_path):
     """The child that reads binary layers first changes nothing about the walk."""
     import json

@@ -394,8 +394,24 @@ def usd_error_text(error, path: str, shown: str) -> str:
         reason = re.sub(r",? while reading @[^@]*@", "", reason)
         if reason.startswith("is "):
             return f"{shown}: {_tidy(reason)}"
+        if _is_binary(path, (CRATE_MAGIC,)):
+            reason = _crate_reason(reason)
         return f"{shown}: USD cannot read this file: {_tidy(reason)}"
     return f"{shown}: USD cannot read this file"
+
+
+# what the C++ library says when a size read from a corrupt file is out of range (not bad_alloc:
+# memory running out under the probe's limit is its own message, stage_probe.py)
+_CPP_SIZE = re.compile(r"vector::_M_|std::vector larger than max_size|std::length_error")
+
+
+def _crate_reason(reason: str) -> str:
+    """A binary (usdc) layer's reader failure in words about the file: OpenUSD passes on the
+    C++ exception its crate reader met ("Encountered: vector::_M_default_append")."""
+    reason = re.sub(r"^(?:Encountered:|Corrupt asset ?:)\s*", "", reason)
+    if _CPP_SIZE.search(reason):
+        reason = "a count or size in it is out of range"
+    return f"its binary (usdc) data is corrupt: {reason}"
 
 
 def _tidy(reason: str) -> str:
@@ -407,11 +423,12 @@ def _tidy(reason: str) -> str:
     return reason
 
 
-def _is_binary(path: str) -> bool:
-    """A crate or package layer: its bytes are not text, so no UTF-8 position applies."""
+def _is_binary(path: str, magic=(CRATE_MAGIC, ZIP_MAGIC)) -> bool:
+    """A crate or package layer (or only those of the given magic numbers): its bytes are not
+    text, so no UTF-8 position applies."""
     try:
         with open(path.split("[", 1)[0], "rb") as stream:
-            return stream.read(8).startswith((CRATE_MAGIC, ZIP_MAGIC))
+            return stream.read(8).startswith(magic)
     except OSError:
         return False
 
