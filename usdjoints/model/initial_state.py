@@ -11,7 +11,7 @@ import numpy as np
 from .. import units
 from ..errors import InputError
 from .builder import D6_BALL
-from .rotation import angle_about, intrinsic_xyz_angles, matrix_to_quat, quat_to_matrix
+from .rotation import angle_about, intrinsic_xyz_angles, intrinsic_xyz_matrix, matrix_to_quat, quat_to_matrix
 
 _AXES = {"X": 0, "Y": 1, "Z": 2}
 _D6 = ("transX", "transY", "transZ", "rotX", "rotY", "rotZ")
@@ -146,14 +146,7 @@ def _ball_rotation(joint, angles: np.ndarray) -> np.ndarray:
             value = units.deg_to_rad(float(state.position.value))
             if math.isfinite(value):
                 angles[_ROTATIONS.index(state.dof)] = value
-    R = np.eye(3)
-    for k, angle in enumerate(angles):
-        c, s = math.cos(angle), math.sin(angle)
-        turn = np.eye(3)
-        i, j = [(1, 2), (2, 0), (0, 1)][k]
-        turn[i, i], turn[i, j], turn[j, i], turn[j, j] = c, -s, s, c
-        R = R @ turn
-    return R
+    return intrinsic_xyz_matrix(angles)
 
 
 def _slots(model, joint, field: str) -> dict:

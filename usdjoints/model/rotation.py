@@ -49,3 +49,15 @@ def intrinsic_xyz_angles(R: np.ndarray) -> np.ndarray:
     a = math.atan2(-float(R[1, 2]), float(R[2, 2]))
     c = math.atan2(-float(R[0, 1]), float(R[0, 0]))
     return np.array([a, b, c])
+
+
+def intrinsic_xyz_matrix(angles) -> np.ndarray:
+    """R = Rx(a) Ry(b) Rz(c) for angles (a, b, c) [rad]: the inverse of intrinsic_xyz_angles."""
+    R = np.eye(3)
+    for k, angle in enumerate(angles):
+        c, s = math.cos(angle), math.sin(angle)
+        turn = np.eye(3)
+        i, j = [(1, 2), (2, 0), (0, 1)][k]
+        turn[i, i], turn[i, j], turn[j, i], turn[j, j] = c, -s, s, c
+        R = R @ turn
+    return R

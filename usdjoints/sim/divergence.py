@@ -140,7 +140,9 @@ def _free_response(model: ArticulatedModel, link: int, R: np.ndarray, p: np.ndar
                    axis: np.ndarray, angular: bool) -> float:
     """The inverse inertia [1/kg | 1/(kg m^2)] that ``link`` alone, as a free body, shows to a
     unit force along ``axis`` at ``anchor`` (or a unit torque about it), world coordinates: inf
-    when it has no mass or no inertia."""
+    when it has no mass or no inertia. The step's kernels compute the same in
+    kernels/bound_rows._free_inertia; this check runs before any kernel is compiled, so it is
+    numpy (as mass_diagonal is)."""
     mass = float(model.link_mass[link])
     centre = p + R @ np.asarray(model.link_com[link], dtype=float)
     inertia = R @ np.asarray(model.link_inertia[link], dtype=float) @ R.T
