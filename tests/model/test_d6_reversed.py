@@ -20,7 +20,7 @@ from usdjoints.model.build import load_model
 from usdjoints.model.rotation import quat_to_matrix
 from usdjoints.sim import api
 
-FREE = ("transX", "transY", "rotX", "rotY", "rotZ")  # transZ locked
+FREE = ("transX", "transY", "rotX", "rotZ")  # transZ and rotY locked: hinges, not a ball
 LOCAL0 = ((0.75, 0.1, 0.0), (0.9238795, 0.0, 0.3826834, 0.0))   # on body0 (the child here)
 LOCAL1 = ((-0.5, 0.0, 0.2), (0.9659258, 0.2588190, 0.0, 0.0))   # on body1 (welded to the world)
 
@@ -51,8 +51,9 @@ def _pose(position, quat) -> np.ndarray:
     return T
 
 
-def _stage(tmp_path, values: dict) -> str:
-    """A (body0, the child) and B (body1, welded), A placed so that the joint is at ``values``."""
+def _stage(tmp_path, values: dict, locked=("transZ", "rotY")) -> str:
+    """A (body0, the child) and B (body1, welded), A placed so that the joint is at ``values``,
+    the axes ``locked`` locked."""
     B = np.eye(4)
     B[:3, 3] = (0.0, 0.0, 2.0)
     A = B @ _pose(*LOCAL1) @ np.linalg.inv(_d6_motion(values)) @ np.linalg.inv(_pose(*LOCAL0))
@@ -60,7 +61,7 @@ def _stage(tmp_path, values: dict) -> str:
     a0, a1, a2 = (float(v) for v in A[:3, 3])
     locks = "".join(f"""
         float limit:{a}:physics:low = 1
-        float limit:{a}:physics:high = -1""" for a in ("transZ",))
+        float limit:{a}:physics:high = -1""" for a in locked)
     text = f"""#usda 1.0
 (
     metersPerUnit = 1
@@ -89,7 +90,7 @@ def PhysicsFixedJoint "Weld"
 {{
     rel physics:body1 = </B>
 }}
-def PhysicsJoint "D6" (prepend apiSchemas = ["PhysicsLimitAPI:transZ", "PhysicsDriveAPI:rotY"])
+def PhysicsJoint "D6" (prepend apiSchemas = [{{schemas}}"PhysicsDriveAPI:rotZ"])
 {{
     rel physics:body0 = </A>
     rel physics:body1 = </B>
@@ -97,10 +98,10 @@ def PhysicsJoint "D6" (prepend apiSchemas = ["PhysicsLimitAPI:transZ", "PhysicsD
     quatf physics:localRot0 = {LOCAL0[1]}
     point3f physics:localPos1 = {LOCAL1[0]}
     quatf physics:localRot1 = {LOCAL1[1]}{locks}
-    float drive:rotY:physics:stiffness = 5
-    float drive:rotY:physics:damping = 1
+    float drive:rotZ:physics:stiffness = 5
+    float drive:rotZ:physics:damping = 1
 }}
-"""
+""".replace("{schemas}", "".join(f'"PhysicsLimitAPI:{a}", ' for a in locked))
     path = tmp_path / "d6_reversed.usda"
     path.write_text(text)
     return str(path)
@@ -118,7 +119,8 @@ def _body(model, q, name) -> np.ndarray:
     return _pose(positions[b], quats[b])
 
 
-VALUES = {"transX": 0.05, "transY": -0.08, "rotX": 0.3, "rotY": -0.5, "rotZ": 0.7}
+VALUES = {"transX": 0.05, "transY": -0.08, "rotX": 0.3, "rotZ": 0.7}
+BALL_VALUES = {**VALUES, "rotY": -0.5}
 
 
 def test_forward_kinematics_is_the_joints_motion(tmp_path):
@@ -156,9 +158,9 @@ SPIN = {"rotX": 30.0, "rotY": -45.0, "rotZ": 60.0}  # PhysicsJointStateAPI veloc
 
 def _ball_stage(tmp_path, values: dict) -> str:
     """_stage without the rotY drive, with angular joint-state velocities on the three rotations."""
-    text = Path(_stage(tmp_path, values)).read_text()
-    text = text.replace(', "PhysicsDriveAPI:rotY"', "".join(f', "PhysicsJointStateAPI:{a}"' for a in SPIN))
-    text = text.replace("    float drive:rotY:physics:stiffness = 5\n    float drive:rotY:physics:damping = 1\n",
+    text = Path(_stage(tmp_path, values, locked=("transZ",))).read_text()
+    text = text.replace(', "PhysicsDriveAPI:rotZ"', "".join(f', "PhysicsJointStateAPI:{a}"' for a in SPIN))
+    text = text.replace("    float drive:rotZ:physics:stiffness = 5\n    float drive:rotZ:physics:damping = 1\n",
                         "".join(f"    float state:{a}:physics:velocity = {w}\n" for a, w in SPIN.items()))
     path = tmp_path / "d6_ball_reversed.usda"
     path.write_text(text)
@@ -172,14 +174,14 @@ def test_free_rotations_turn_as_a_ball_first_when_reversed(tmp_path):
     velocities (body1's angular velocity relative to body0, in body1's joint frame)."""
     from usdjoints.model.kinematics import dof_world_twists, link_world_poses
 
-    model = load_model(_ball_stage(tmp_path, VALUES))
+    model = load_model(_ball_stage(tmp_path, BALL_VALUES))
     j = model.joint_index("/D6")
     assert model.joint_dof_axes[j] == ("rotXYZ",) + tuple(reversed(BALL_FREE))
     assert int(model.joint_nv[j]) == 5
     q = np.array(model.q_initial)
     F0 = _body(model, q, "/A") @ _pose(*LOCAL0)
     F1 = _body(model, q, "/B") @ _pose(*LOCAL1)
-    np.testing.assert_allclose(np.linalg.inv(F0) @ F1, _d6_motion(VALUES), atol=1e-6)  # float32 frames
+    np.testing.assert_allclose(np.linalg.inv(F0) @ F1, _d6_motion(BALL_VALUES), atol=1e-6)  # float32 frames
     R, p = link_world_poses(model, q)
     twists = dof_world_twists(model, R, p)
     spin_a = twists[model.v_slice("/D6"), :3].T @ np.asarray(model.qd_initial)[model.v_slice("/D6")]

@@ -1,14 +1,15 @@
-"""A D6 joint whose three rotations are free, unlimited and undriven turns them as one ball
-joint, as PhysX makes such a D6 spherical; with a rotation limited or driven it turns them as
-hinges rotX, rotY, rotZ in a row, which lock at rotY = +-90 deg. A run that diverges there says
-so and points to a limit or a spherical joint.
+"""A D6 joint whose three rotations are free turns them as one ball joint, as PhysX makes such a
+D6 spherical, whether they are limited or driven or not; three hinges rotX, rotY, rotZ in a row
+(ModelBuilder's d6_axes without d6_ball) lock at rotY = +-90 deg, and a run that diverges there
+says so and points to a limit or a spherical joint.
 
 Oracles: the torque-free rigid body's closed-form bound on its turning rate, |w| <= sqrt(2 E /
 I_min) with E = w0^T I w0 / 2 conserved; the spherical joint itself (the same motion to the
-last bit); and the divergence contract (SimulationError naming the joint). The body starts at 20
-rad/s about rotY and 3 rad/s about rotX: on hinges (a rotX limit of +-360 deg keeps them, never
-reached) its hinge rates pass the 1000 rad/s floor near the lock at 0.72 s, while on a ball (a
-spherical joint, or the D6 without the limit) it keeps within the bound for the whole second.
+last bit, or to rounding when a limit that is never reached is checked each step); and the
+divergence contract (SimulationError naming the joint). The body starts at 20 rad/s about rotY
+and 3 rad/s about rotX: on hinges its hinge rates pass the 1000 rad/s floor near the lock at
+0.72 s, while on a ball (a spherical joint, or the D6, limited or not) it keeps within the bound
+for the whole second.
 """
 from __future__ import annotations
 
@@ -48,8 +49,13 @@ def _model(tmp_path, joint: str):
 
 
 @pytest.mark.parametrize("record_every", [1, 17, 500])
-def test_d6_divergence_near_the_lock_names_it(tmp_path, record_every):
-    model = _model(tmp_path, D6)
+def test_hinges_diverging_near_the_lock_name_it(record_every):
+    from usdjoints.model import ModelBuilder
+
+    b = ModelBuilder(gravity=(0, 0, 0))
+    b.add_body("/World/Top", joint_type="d6", joint_name="/World/Gimbal", d6_axes=("rotX", "rotY", "rotZ"),
+               mass=1.0, inertia=np.diag(INERTIA))
+    model = b.build()
     with pytest.raises(SimulationError) as error:
         api.simulate(model, 1.0, 1e-3, qd0=W0, record_every=record_every)
     message = str(error.value)
@@ -58,6 +64,17 @@ def test_d6_divergence_near_the_lock_names_it(tmp_path, record_every):
     degrees = float(message.split("rotY was at ")[1].split(" deg")[0])
     assert 60.0 <= abs(degrees) <= 90.0, message
     assert "check the masses" not in message
+
+
+def test_limited_d6_rotations_turn_as_the_spherical_joint(tmp_path):
+    """A rotX limit of +-360 deg, which a rotation vector's component (at most 180 deg) never
+    reaches: three hinges would diverge at 0.72 s (the test above), the ball follows the
+    spherical joint."""
+    d6 = _model(tmp_path, D6)
+    assert d6.joint_types == ("d6",) and d6.nq == 4 and d6.nv == 3
+    ours, theirs = api.simulate(d6, 1.0, 1e-3, qd0=W0), api.simulate(_model(tmp_path, BALL), 1.0, 1e-3, qd0=W0)
+    np.testing.assert_allclose(ours.body_poses, theirs.body_poses, rtol=0.0, atol=1e-9)
+    np.testing.assert_allclose(ours.qd, theirs.qd, rtol=0.0, atol=1e-9)
 
 
 def test_spherical_joint_has_no_lock(tmp_path):

@@ -39,6 +39,7 @@ import numpy as np
 from .primitives import (  # noqa: F401  (the primitives' one home; re-exported)
     FREE, PRIMITIVE_NAMES, PRIMITIVE_NQ, PRIMITIVE_NV, PRISMATIC, REVOLUTE, SPHERICAL, motion_subspace,
 )
+from .rotation import quat_to_rotation_vector
 
 DRIVE_NONE = 0
 DRIVE_FORCE = 1
@@ -262,6 +263,21 @@ class ArticulatedModel:
             elif kind == FREE:
                 q[start + 3] = 1.0
         return q
+
+    def dof_positions(self, q) -> tuple[np.ndarray, np.ndarray]:
+        """(placed bool [nv], x float64 [..., nv]): each dof's position [rad | m] at q [..., nq], the one its
+        limits, springs and drives act on: a hinge's or slider's coordinate, a ball joint dof's
+        component of its rotation vector (rotation.quat_to_rotation_vector, as PhysX reads a
+        spherical joint); a free joint's dofs have none (placed False, x 0). The numpy twin of
+        the simulator's kernels/jcalc.dof_position."""
+        q = np.asarray(q, dtype=float)
+        placed = np.asarray(self.dof_q_index) >= 0
+        x = np.where(placed, q[..., np.maximum(self.dof_q_index, 0)], 0.0)
+        for i in np.flatnonzero(np.asarray(self.link_type) == SPHERICAL):
+            v, start = int(self.link_v_start[i]), int(self.link_q_start[i])
+            x[..., v:v + 3] = quat_to_rotation_vector(q[..., start:start + 4])
+            placed[v:v + 3] = True
+        return placed, x
 
     @cached_property
     def link_motion_subspace(self) -> np.ndarray:

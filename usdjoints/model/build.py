@@ -193,7 +193,7 @@ def _joint_arguments(joint: JointDesc, child: str, parent: Optional[str], dynami
     # body0 the child: the tree carries the inverse motion, the axes in reverse order with the
     # same coordinates (ModelBuilder's d6_reversed), so limits and drives keep their meaning
     order = free if child_is_body1 else tuple(reversed(free))
-    ball = _d6_ball(joint, free)
+    ball = _d6_ball(free)
     if ball:  # the ball's three dofs keep rotX, rotY, rotZ's order; first when reversed
         moves = tuple(a for a in order if a in _D6_TRANSLATIONS)
         order = moves + _D6_ROTATIONS if child_is_body1 else _D6_ROTATIONS + moves
@@ -201,22 +201,34 @@ def _joint_arguments(joint: JointDesc, child: str, parent: Optional[str], dynami
     if free:
         args.update(_limits_and_drives(joint, order, mpu, kpu))
         args.update(_passive(joint, order, mpu, kpu))
+        if ball and not child_is_body1:
+            _turn_ball_back(args, order)
     return args, None
 
 
-def _d6_ball(joint: JointDesc, free: tuple[str, ...]) -> bool:
-    """Whether the D6's rotations turn as one ball joint: rotX, rotY and rotZ all free, none
-    limited and none driven. PhysX makes such a joint spherical (a D6 with its three rotations
-    unlocked), whose rotation has no lock; three hinges in a row lock at rotY = +-90 deg, where
-    a body turning near that pose needs hinge rates without bound (sim/divergence.py). A D6
-    with a limited or driven rotation keeps its hinges, which carry the per-axis limits and
-    drives."""
-    if not set(_D6_ROTATIONS) <= set(free):
-        return False
-    for limit in joint.limits:
-        if limit.dof in _D6_ROTATIONS and limit.enabled and (math.isfinite(limit.low) or math.isfinite(limit.high)):
-            return False
-    return not any(drive.dof in _D6_ROTATIONS for drive in joint.drives)
+def _turn_ball_back(args: dict, order: tuple[str, ...]) -> None:
+    """The limits and drives of a reversed D6 ball (body0 the child) in the ball's coordinates.
+    The tree turns the inverse rotation, whose rotation vector is the joint's negated (the axis
+    is the same in both frames) and whose angular velocity is, to first order, the joint's
+    negated: a limit [low, high] becomes [-high, -low] and a drive keeps its gains with its
+    targets negated."""
+    for k, dof in enumerate(order):
+        if dof not in _D6_ROTATIONS:
+            continue
+        args["lower"][k], args["upper"][k] = -args["upper"][k], -args["lower"][k]
+        drive = args["drive"][k]
+        if drive is not None:
+            args["drive"][k] = dataclasses.replace(drive, target_position=-drive.target_position,
+                                                   target_velocity=-drive.target_velocity)
+
+
+def _d6_ball(free: tuple[str, ...]) -> bool:
+    """Whether the D6's rotations turn as one ball joint: rotX, rotY and rotZ all free. PhysX
+    makes such a joint spherical, whose rotation has no lock, and reads its three positions as
+    the components of the rotation vector, on which its per-axis limits and drives act
+    (ArticulatedModel.dof_positions). Three hinges in a row lock at rotY = +-90 deg, where a body
+    turning near that pose needs hinge rates without bound (sim/divergence.py)."""
+    return set(_D6_ROTATIONS) <= set(free)
 
 
 def _d6_free_axes(joint: JointDesc) -> tuple[str, ...]:

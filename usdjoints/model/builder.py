@@ -102,7 +102,8 @@ class ModelBuilder:
         body0 is the child), its dofs then in that order with the same coordinates. ``d6_ball``
         (rotX, rotY and rotZ all free) turns the three rotations as one ball joint (SPHERICAL, a
         quaternion, labelled ``D6_BALL``) after the translations, instead of three hinges in a
-        row, which lock at rotY = +-90 deg. Dof parameters
+        row, which lock at rotY = +-90 deg; its three dofs' limits, springs and drives act on the
+        components of its rotation vector (ArticulatedModel.dof_positions). Dof parameters
         (``damping``, ``stiffness``, ``spring_ref``, ``friction_loss``, ``armature``, ``lower``,
         ``upper``, ``limit_stiffness``, ``limit_damping``, ``effort_limit``, ``velocity_limit``)
         and ``drive`` (a :class:`Drive` or None) take one value or one per dof.

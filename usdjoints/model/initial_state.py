@@ -11,7 +11,10 @@ import numpy as np
 from .. import units
 from ..errors import InputError
 from .builder import D6_BALL
-from .rotation import angle_about, intrinsic_xyz_angles, intrinsic_xyz_matrix, matrix_to_quat, quat_to_matrix
+from .rotation import (
+    angle_about, intrinsic_xyz_angles, matrix_to_quat, quat_to_matrix, quat_to_rotation_vector,
+    rotation_vector_to_quat,
+)
 
 _AXES = {"X": 0, "Y": 1, "Z": 2}
 _D6 = ("transX", "transY", "transZ", "rotX", "rotY", "rotZ")
@@ -64,9 +67,10 @@ def initial_q(model, free_roots: dict, tree, description, mpu: float) -> np.ndar
             values = []
             for a in axes:
                 if a == D6_BALL:
-                    # authored rotation states turn it as Rx Ry Rz (the D6's own order); the
-                    # tree's ball is body1's rotation in body0's, or its inverse when reversed
-                    R = _ball_rotation(joint, angles)
+                    # authored rotation states are the rotation vector's components (as PhysX
+                    # reads them); the tree's ball is body1's rotation in body0's, or its inverse
+                    # when reversed
+                    R = _ball_rotation(joint, R)
                     values.extend(matrix_to_quat(R if child_is_body1 else R.T))
                 elif a.startswith("trans"):
                     values.append(p[_D6.index(a)])
@@ -137,16 +141,22 @@ def _link_world_poses(model):
     return link_world_poses(model, model.q_initial)
 
 
-def _ball_rotation(joint, angles: np.ndarray) -> np.ndarray:
-    """Rx(a) Ry(b) Rz(c) from the pose's angles, each replaced by its authored
-    PhysicsJointStateAPI position where there is one."""
-    angles = np.array(angles, dtype=float)
+def _ball_rotation(joint, R: np.ndarray) -> np.ndarray:
+    """The start rotation of a D6 ball whose pose gives ``R`` (body1's joint frame in body0's):
+    R itself, or, where PhysicsJointStateAPI positions are authored on rotX, rotY or rotZ, the
+    rotation whose rotation vector has those components, the others kept from R's. ovphysx 0.7
+    starts a D6 ball with states (30, -25, 50) deg on the rotation whose rotation vector is
+    (30, -25, 50) deg (tests/sim/test_d6_ball_limits.py), as it reads a spherical joint's
+    positions."""
+    vector = quat_to_rotation_vector(matrix_to_quat(R))
+    authored = False
     for state in joint.states:
         if state.dof in _ROTATIONS and state.position.authored:
             value = units.deg_to_rad(float(state.position.value))
             if math.isfinite(value):
-                angles[_ROTATIONS.index(state.dof)] = value
-    return intrinsic_xyz_matrix(angles)
+                vector[_ROTATIONS.index(state.dof)] = value
+                authored = True
+    return quat_to_matrix(rotation_vector_to_quat(vector)) if authored else R
 
 
 def _slots(model, joint, field: str) -> dict:

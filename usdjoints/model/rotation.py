@@ -51,13 +51,23 @@ def intrinsic_xyz_angles(R: np.ndarray) -> np.ndarray:
     return np.array([a, b, c])
 
 
-def intrinsic_xyz_matrix(angles) -> np.ndarray:
-    """R = Rx(a) Ry(b) Rz(c) for angles (a, b, c) [rad]: the inverse of intrinsic_xyz_angles."""
-    R = np.eye(3)
-    for k, angle in enumerate(angles):
-        c, s = math.cos(angle), math.sin(angle)
-        turn = np.eye(3)
-        i, j = [(1, 2), (2, 0), (0, 1)][k]
-        turn[i, i], turn[i, j], turn[j, i], turn[j, j] = c, -s, s, c
-        R = R @ turn
-    return R
+def quat_to_rotation_vector(q) -> np.ndarray:
+    """Rotation vector [rad] (angle times unit axis, angle in [0, pi]) of quaternions (w, x, y, z)
+    [..., 4]: the shorter of the two rotations each names, [..., 3]. The numpy twin of the
+    simulator's kernels/jcalc.ball_coordinate."""
+    q = np.asarray(q, dtype=float)
+    q = np.where(q[..., :1] < 0.0, -q, q)
+    w, xyz = q[..., 0], q[..., 1:]
+    s = np.linalg.norm(xyz, axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = np.where(s < 1e-12, np.where(w > 0.0, 2.0 / w, 0.0), 2.0 * np.arctan2(s, w) / s)
+    return xyz * scale[..., None]
+
+
+def rotation_vector_to_quat(v) -> np.ndarray:
+    """Unit quaternion (w, x, y, z) of the rotation by |v| [rad] about v / |v|."""
+    v = np.asarray(v, dtype=float).reshape(3)
+    angle = float(np.linalg.norm(v))
+    if angle < 1e-12:
+        return np.array([1.0, 0.5 * v[0], 0.5 * v[1], 0.5 * v[2]]) / math.sqrt(1.0 + 0.25 * angle * angle)
+    return np.concatenate([[math.cos(0.5 * angle)], v / angle * math.sin(0.5 * angle)])

@@ -66,10 +66,10 @@ def bounds(model: ArticulatedModel, duration: float, q0: np.ndarray, qd0: np.nda
     reach = np.abs(qd0).max(axis=0)
     driven = np.asarray(model.dof_drive_type) > 0
     reach = np.maximum(reach, np.abs(np.where(driven, model.dof_drive_target_velocity, 0.0)))
-    scalar = np.asarray(model.dof_q_index) >= 0
+    scalar, _ = model.dof_positions(q0[0])
     if scalar.any():
         inertia = np.maximum(mass_diagonal(model, q0[0]), 1e-300)
-        x = np.where(scalar, q0[:, np.maximum(model.dof_q_index, 0)], 0.0)
+        x = model.dof_positions(q0)[1]
         kp = np.where(driven, model.dof_drive_stiffness, 0.0)
         kp = np.where(np.asarray(model.dof_drive_type) == 1, kp / inertia, kp)  # acceleration: per inertia
         stretch = np.abs(np.where(driven, model.dof_drive_target_position, 0.0) - x).max(axis=0)
@@ -216,7 +216,9 @@ LAST_STATES = 20
 
 
 def locking_joints(model) -> list[tuple[str, int]]:
-    """(joint name, q index of its rotY) of every D6 joint whose three rotations are all free."""
+    """(joint name, q index of its rotY) of every D6 joint turning its three rotations as hinges
+    in a row (ModelBuilder's d6_axes with all three and no d6_ball; a stage's D6 turns them as a
+    ball)."""
     found = []
     for j, axes in enumerate(model.joint_dof_axes):
         if model.joint_types[j] != "d6" or not set(ROTATIONS) <= set(axes):

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model.articulated import ArticulatedModel
+from ..model.primitives import SPHERICAL
 from .kernels import layout
 from .kernels.fk_basis import revolute_basis
 
@@ -124,7 +125,8 @@ class PackedModel:
         """True when some dof has a hard position limit (a finite bound and no soft-limit spring)
         or a velocity limit, or the model has a bound row (kernels/limits.py): the rows of kernels/limits.py."""
         d = self.dof_table
-        hard = ((d[:, layout.DOF_Q_INDEX] >= 0) & (d[:, layout.DOF_LIMIT_STIFFNESS] == 0.0)
+        placed = (d[:, layout.DOF_Q_INDEX] >= 0) | (d[:, layout.DOF_BALL_Q] >= 0)
+        hard = (placed & (d[:, layout.DOF_LIMIT_STIFFNESS] == 0.0)
                 & ((d[:, layout.DOF_LOWER] > -np.inf) | (d[:, layout.DOF_UPPER] < np.inf)))
         return bool(np.any(hard | (d[:, layout.DOF_VELOCITY_LIMIT] < np.inf))) or self.dist_link.shape[0] > 0
 
@@ -171,6 +173,11 @@ def pack(model: ArticulatedModel) -> PackedModel:
     }
     for column, values in columns.items():
         dof[:, column] = np.asarray(values, dtype=np.float64).reshape(nv)
+    dof[:, layout.DOF_BALL_Q] = -1.0
+    for i in np.flatnonzero(np.asarray(model.link_type) == SPHERICAL):
+        v = int(model.link_v_start[i])
+        dof[v:v + 3, layout.DOF_BALL_Q] = float(model.link_q_start[i])
+        dof[v:v + 3, layout.DOF_BALL_AXIS] = (0.0, 1.0, 2.0)
     frames = (_f64(model.link_axis, (nl, 3)), _f64(model.link_R_parent_joint, (nl, 3, 3)),
               _f64(model.link_p_parent_joint, (nl, 3)), _f64(model.link_R_joint_child, (nl, 3, 3)),
               _f64(model.link_p_joint_child, (nl, 3)))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model.articulated import PRISMATIC, REVOLUTE, ArticulatedModel
+from ..model.articulated import PRISMATIC, REVOLUTE, SPHERICAL, ArticulatedModel
+from ..model.rotation import rotation_vector_to_quat
 from .packed import pack
 
 
@@ -38,18 +39,22 @@ def start_contact_depths(model: ArticulatedModel, which=None, q=None) -> np.ndar
 
 
 def within_limits(model: ArticulatedModel, q) -> np.ndarray:
-    """``q`` with every hard-limited revolute and prismatic coordinate moved onto its limit
-    when it lies outside: where the first step's position-only correction puts such joints
+    """``q`` with every hard-limited revolute and prismatic coordinate, and ball joint rotation
+    vector component (ArticulatedModel.dof_positions), moved onto its limit when it lies outside: where the first step's position-only correction puts such joints
     (kernels/limits.py)."""
     q = np.array(q, dtype=np.float64)
+    _, x = model.dof_positions(q)
+    hard = np.asarray(model.dof_limit_stiffness) == 0.0  # a soft limit: a spring, not a correction
     for i in range(model.nlink):
-        if int(model.link_type[i]) not in (REVOLUTE, PRISMATIC):
-            continue
-        v = int(model.link_v_start[i])
-        if model.dof_limit_stiffness[v] != 0.0:
-            continue  # a soft limit: a spring, not a correction
-        k = int(model.link_q_start[i])
-        q[k] = min(max(q[k], model.dof_lower[v]), model.dof_upper[v])
+        kind = int(model.link_type[i])
+        v, k = int(model.link_v_start[i]), int(model.link_q_start[i])
+        if kind in (REVOLUTE, PRISMATIC) and hard[v]:
+            q[k] = min(max(q[k], model.dof_lower[v]), model.dof_upper[v])
+        elif kind == SPHERICAL and hard[v:v + 3].any():
+            dofs = slice(v, v + 3)
+            held = np.where(hard[dofs], np.clip(x[dofs], model.dof_lower[dofs], model.dof_upper[dofs]), x[dofs])
+            if not np.array_equal(held, x[dofs]):
+                q[k:k + 4] = rotation_vector_to_quat(held)
     return q
 
 

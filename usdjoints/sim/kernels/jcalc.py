@@ -9,6 +9,7 @@ import math
 
 from . import FMA, INTERNAL, njit
 from ...model.primitives import FREE, PRIMITIVE_NQ, PRIMITIVE_NV, PRISMATIC, REVOLUTE, SPHERICAL
+from .layout import DOF_BALL_AXIS, DOF_BALL_Q, DOF_Q_INDEX
 
 
 @njit(cache=True, fastmath=FMA)
@@ -33,6 +34,36 @@ def primitive_nq(kind):
     if kind == PRISMATIC:
         return PRIMITIVE_NQ[PRISMATIC]
     return PRIMITIVE_NQ[REVOLUTE]
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def ball_coordinate(q, start, axis):
+    """Component ``axis`` (0, 1, 2 = x, y, z) [rad] of the rotation vector of the ball joint whose
+    quaternion is q[start:start+4]: the angle times the unit axis of the shorter rotation (w >= 0),
+    so each component lies in [-pi, pi]. PhysX reads a spherical articulation joint's three
+    positions so (the rotation vector projected on its motion axes), and its per-axis limits and
+    drives act on them; a hinge's angle is the same number for a rotation about its axis."""
+    w, x, y, z = q[start], q[start + 1], q[start + 2], q[start + 3]
+    if w < 0.0:
+        w, x, y, z = -w, -x, -y, -z
+    s = math.sqrt(x * x + y * y + z * z)
+    c = x if axis == 0 else (y if axis == 1 else z)
+    if s < 1e-12:
+        return 2.0 * c / w if w > 0.0 else 0.0
+    return 2.0 * math.atan2(s, w) * c / s
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def dof_position(dof_table, q, k):
+    """(has a position, position [rad | m]) of dof k: a hinge's or slider's coordinate, a ball
+    joint dof's rotation-vector component (ball_coordinate), or (False, 0) for a free joint's."""
+    qi = int(dof_table[k, DOF_Q_INDEX])
+    if qi >= 0:
+        return True, q[qi]
+    b = int(dof_table[k, DOF_BALL_Q])
+    if b >= 0:
+        return True, ball_coordinate(q, b, int(dof_table[k, DOF_BALL_AXIS]))
+    return False, 0.0
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)

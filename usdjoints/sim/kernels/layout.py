@@ -2,6 +2,9 @@
 
 ``link_table`` int64 [nlink, 4]: parent, primitive type, q start, v start.
 ``dof_table`` float64 [nv, DOF_COLUMNS]: one row of passive, limit and drive parameters per dof.
+A dof's position is q[DOF_Q_INDEX] for a hinge or slider; a ball joint's three dofs (-1 there)
+read theirs from the quaternion at q[DOF_BALL_Q:] (jcalc.dof_position), component DOF_BALL_AXIS
+of its rotation vector; other dofs have none (-1 in both).
 """
 LINK_PARENT = 0
 LINK_TYPE = 1
@@ -26,4 +29,6 @@ DOF_DRIVE_DAMPING = 14
 DOF_DRIVE_MAX_FORCE = 15
 DOF_DRIVE_TARGET_POSITION = 16
 DOF_DRIVE_TARGET_VELOCITY = 17
-DOF_COLUMNS = 18
+DOF_BALL_Q = 18
+DOF_BALL_AXIS = 19
+DOF_COLUMNS = 20

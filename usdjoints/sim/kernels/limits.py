@@ -37,9 +37,9 @@ import math
 
 from . import FMA, INTERNAL, njit
 from .bound_rows import distance_rows, drive_impulses
-from .jcalc import FREE, PRISMATIC, REVOLUTE, SPHERICAL
+from .jcalc import FREE, REVOLUTE, SPHERICAL, dof_position
 from .layout import (
-    DOF_LIMIT_STIFFNESS, DOF_LOWER, DOF_Q_INDEX, DOF_UPPER, DOF_VELOCITY_LIMIT, LINK_PARENT,
+    DOF_LIMIT_STIFFNESS, DOF_LOWER, DOF_UPPER, DOF_VELOCITY_LIMIT, LINK_PARENT,
     LINK_Q_START, LINK_TYPE, LINK_V_START,
 )
 from .rows import bound_interval, cholesky_solve, inverse_column, row_dot, row_dot_column
@@ -275,16 +275,15 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, H, q, h, work, iwork, 
         lo_b[k] = -math.inf
         hi_b[k] = math.inf
         bias[k] = 0.0
-    for i in range(link_table.shape[0]):
-        kind = link_table[i, LINK_TYPE]
-        if kind != REVOLUTE and kind != PRISMATIC:
-            continue
-        k = link_table[i, LINK_V_START]
-        qi = int(dof_table[k, DOF_Q_INDEX])
-        if qi < 0 or dof_table[k, DOF_LIMIT_STIFFNESS] != 0.0:
+    for k in range(nv):
+        if dof_table[k, DOF_LIMIT_STIFFNESS] != 0.0:
             continue  # a soft limit (spring) is a passive force instead
-        if bound_interval(k, q[qi], dof_table[k, DOF_LOWER], dof_table[k, DOF_UPPER], h, lo, hi,
-                       lo_b, hi_b):
+        lower = dof_table[k, DOF_LOWER]
+        upper = dof_table[k, DOF_UPPER]
+        if lower == -math.inf and upper == math.inf:
+            continue
+        placed, x = dof_position(dof_table, q, k)  # a ball's dof: its unit row is PhysX's motion axis
+        if placed and bound_interval(k, x, lower, upper, h, lo, hi, lo_b, hi_b):
             outside = True
     if distances is not None:
         if distance_rows(link_table, S, I6, Rw, pw, distances, drives, h, J, nv, lo, hi, lo_b, hi_b,

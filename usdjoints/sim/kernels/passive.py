@@ -10,10 +10,11 @@ import math
 
 from . import FMA, INTERNAL, njit
 from .crba import ltdl_factor, ltdl_unit_solve
+from .jcalc import dof_position
 from .layout import (
     DOF_DAMPING, DOF_DRIVE_DAMPING, DOF_DRIVE_MAX_FORCE, DOF_DRIVE_STIFFNESS,
     DOF_DRIVE_TARGET_POSITION, DOF_DRIVE_TARGET_VELOCITY, DOF_DRIVE_TYPE, DOF_EFFORT_LIMIT,
-    DOF_FRICTION_LOSS, DOF_LIMIT_DAMPING, DOF_LIMIT_STIFFNESS, DOF_LOWER, DOF_Q_INDEX,
+    DOF_FRICTION_LOSS, DOF_LIMIT_DAMPING, DOF_LIMIT_STIFFNESS, DOF_LOWER,
     DOF_SPRING_REF, DOF_STIFFNESS, DOF_UPPER,
 )
 
@@ -77,9 +78,7 @@ def passive_forces_inline(dof_table, q, qd, M, drive_inertia_of, h, tau_out, K_o
     nv = dof_table.shape[0]
     for k in range(nv):
         v = qd[k]
-        qi = int(dof_table[k, DOF_Q_INDEX])
-        has_q = qi >= 0
-        x = q[qi] if has_q else 0.0
+        has_q, x = dof_position(dof_table, q, k)
         tau = 0.0
         stiff = 0.0
         damp = dof_table[k, DOF_DAMPING]
