@@ -15,7 +15,8 @@ second process made it 32 s and this one 23 s.
 The argument types the step loop passes are recorded in ``kernel_signatures.json`` by
 ``tools/record_kernel_signatures.py`` (tests/sim/test_precompile.py fails when they drift). The
 constraint row count ``m_eq`` is a literal 0 on models without couplings or loops (numba prunes
-their rows) and an int64 otherwise. Anything that goes wrong here only loses the head start:
+their rows) and an int64 otherwise; the limit solve's equality rows ``G`` are then None (its
+variant for rows of the dofs alone leaves the general solve out) and an array otherwise. Anything that goes wrong here only loses the head start:
 the step loop's compile does whatever is left.
 """
 from __future__ import annotations
@@ -66,6 +67,8 @@ def _signature(key: str, recorded: dict, constraints: bool, limits=None):
     parameters = list(inspect.signature(_kernel(key).py_func).parameters)
     if "m_eq" in parameters:
         args[parameters.index("m_eq")] = types.int64 if constraints else types.literal(0)
+    if key == "limits:limit_impulses":  # its equality rows G: an array like Y's with them, else None
+        args[parameters.index("G")] = args[parameters.index("Y")] if constraints else types.none
     if limits is not None:
         for name, value in (("distances", limits[1]), ("drives", limits[2])):
             if name in parameters:

@@ -393,6 +393,9 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
     E, r, R3, p3 = fk_work
     wR, wp, ws, wvaf, wI, M, vecs, LD_drive, H = dynamics_work
     G, c, Y, A, lam, dq, q_back = rows_work
+    # the limit solve's equality rows: None without couplings and loops, so that its variant
+    # for rows of the dofs alone compiles without the general solve (limits.limit_impulses)
+    G_rows = G if constraints is not None else None
     q0, qd0 = borrow(q0), borrow(qd0)
     q_traj_out, qd_traj_out, pose_traj_out, status_out = borrow(
         (q_traj_out, qd_traj_out, pose_traj_out, status_out))
@@ -470,7 +473,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                     project_out(G, Y, A, m, qd, lam)
                 if limits is not None:  # in the loops' constrained metric: they stay closed
                     biased = limit_impulses(link_table, dof_table, dof_parent, M, H, q, dt, lim_work,
-                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, I6, Rw,
+                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G_rows, Y, A, m, lam, S, I6, Rw,
                                             pw, limit_rows, row_drives, lim_J, dt)
                 if contact is not None:
                     collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
@@ -490,7 +493,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                             # steps) keeps the last word on the velocity with the loops' metric
                             biased = limit_impulses(link_table, dof_table, dof_parent, M, H, q, dt,
                                                     lim_work, lim_iwork, lim_C, lim_A, qd,
-                                                    lim_bias, G, Y, A, m, lam, S, I6, Rw, pw, limit_rows,
+                                                    lim_bias, G_rows, Y, A, m, lam, S, I6, Rw, pw, limit_rows,
                                                     row_drives, lim_J, 0.0)
                 integrate_configuration(link_table, I6, q, qd, dt, q)
                 if any_lone:
@@ -540,7 +543,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                                             loop_axis, q, Rw, pw, G, c)
                         factor_constraints(dof_parent, M, G, m, Y, A)
                     biased = limit_impulses(link_table, dof_table, dof_parent, M, H, q, dt, lim_work,
-                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G, Y, A, m, lam, S, I6, Rw,
+                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G_rows, Y, A, m, lam, S, I6, Rw,
                                             pw, limit_rows, row_drives, lim_J, dt)
                     if biased:
                         _limit_correction(model, lim_free, lim_tied, nd > 0, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,

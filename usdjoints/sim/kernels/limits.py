@@ -248,7 +248,8 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, H, q, h, work, iwork, 
     each row view would cost a reference count per step), C [nv + nd, nv] and A [nv + nd,
     nv + nd] are scratch; lo and hi are left holding each row's velocity interval. G, Y, A_eq:
     the step's m_eq equality rows as constraints.factor_constraints left them (v is expected to
-    meet them already); both solves keep them (see limits._solve_rows).
+    meet them already); both solves keep them (see limits._solve_rows). G is None on a model
+    without couplings or loops (Y and A_eq are then not read).
 
     distances = (link int64 [nd, 2], anchor [nd, 2, 3] [m] and frame [nd, 2, 3, 3] in the links'
     frames (world for link -1), bounds [nd, 2] = (min, max) [m | rad], -inf and inf where
@@ -302,6 +303,14 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, H, q, h, work, iwork, 
                 break
     if not active:  # the solve would leave every impulse at zero
         return False
+    if distances is None and G is None:
+        # every row a dof's own, known at compile time (no bound row; no coupling or loop, whose
+        # rows the step loop then passes as None): numba prunes the rest, so the variant most
+        # robots use compiles without the general solve
+        solve_unit_rows(H, lo, hi, bias, v, A, rhs, column, side, rows)  # bias is 0
+        if outside:
+            solve_unit_rows(H, lo_b, hi_b, v, bias, A, rhs, column, side, rows)
+        return outside
     if nd == 0 and m_eq == 0 and H.shape[0] == nv:  # every row a dof's own: the primal solve
         solve_unit_rows(H, lo, hi, bias, v, A, rhs, column, side, rows)  # bias is 0
         if outside:

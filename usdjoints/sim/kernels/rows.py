@@ -41,7 +41,7 @@ def row_dot_column(J, k, C, slot):
 def inverse_column(dof_parent, LD, J, k, C, slot, x, G, Y, A_eq, m_eq, lam_eq):
     """C[slot] <- H^-1 J_k^T from the factor crba.ltdl_factor left in LD (J_k = e_k for a dof's
     row k < nv, else the distance row J[k - nv]), projected onto the m_eq equality rows G x = 0
-    (x [nv] scratch)."""
+    (x [nv] scratch; G None: no equality rows)."""
     nv = x.shape[0]
     if k < nv:
         ltdl_unit_solve(dof_parent, LD, k, x)
@@ -49,7 +49,7 @@ def inverse_column(dof_parent, LD, J, k, C, slot, x, G, Y, A_eq, m_eq, lam_eq):
         for d in range(nv):
             x[d] = J[k - nv, d]
         ltdl_solve(dof_parent, LD, x)
-    if m_eq > 0:
+    if G is not None and m_eq > 0:
         project_out(G, Y, A_eq, m_eq, x, lam_eq)
     for d in range(nv):
         C[slot, d] = x[d]
