@@ -67,7 +67,7 @@ def _signature(key: str, recorded: dict, constraints: bool, limits=None):
     parameters = list(inspect.signature(_kernel(key).py_func).parameters)
     if "m_eq" in parameters:
         args[parameters.index("m_eq")] = types.int64 if constraints else types.literal(0)
-    if key == "limits:limit_impulses":  # its equality rows G: an array like Y's with them, else None
+    if key in ("limits:limit_impulses", "contact_solve:solve_contacts"):  # G: like Y with rows, else None
         args[parameters.index("G")] = args[parameters.index("Y")] if constraints else types.none
     if limits is not None:
         for name, value in (("distances", limits[1]), ("drives", limits[2])):

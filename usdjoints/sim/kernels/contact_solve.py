@@ -265,7 +265,7 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, columns, diag, w12, 
                 col[d] = 0.0
             col[k] = 1.0
             ltdl_solve(dof_parent, LD, col)
-            if m_eq > 0:
+            if G is not None and m_eq > 0:
                 project_out(G, Y, A, m_eq, col, lam_eq)
             diag_j[n_j] = col[k]
             floor_j = max(floor_j, 1e-9 * col[k])
@@ -336,7 +336,8 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
     it moves this step's positions, then is dropped); returns True when bias is not zero.
     v_start [nv] is the velocity at the start of the step (for restitution). bounds: a tuple
     whose first two [nv] vectors are each dof's velocity interval for this step from
-    limits.limit_impulses (-inf, inf where none). J, PJ [3 nc, nv], lam, target [3 nc] are scratch."""
+    limits.limit_impulses (-inf, inf where none). J, PJ [3 nc, nv], lam, target [3 nc] are scratch.
+    G is None on a model without couplings or loops (numba then compiles no projection)."""
     nv = v.shape[0]
     rows = 3 * n_contacts
     t1 = np.empty(3)
@@ -374,7 +375,7 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
                 PJ[r, d] = J[r, d]
             if columns:
                 ltdl_solve(dof_parent, LD, PJ[r])
-                if m_eq > 0:
+                if G is not None and m_eq > 0:
                     project_out(G, Y, A, m_eq, PJ[r], lam_eq)
             else:
                 ltdl_transpose_solve(dof_parent, LD, PJ[r])

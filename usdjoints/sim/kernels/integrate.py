@@ -393,8 +393,9 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
     E, r, R3, p3 = fk_work
     wR, wp, ws, wvaf, wI, M, vecs, LD_drive, H = dynamics_work
     G, c, Y, A, lam, dq, q_back = rows_work
-    # the limit solve's equality rows: None without couplings and loops, so that its variant
-    # for rows of the dofs alone compiles without the general solve (limits.limit_impulses)
+    # the equality rows the limit and contact solves keep: None without couplings and loops, so
+    # that numba compiles those solves without them (and the limit solve for rows of the dofs
+    # alone without its general active set: limits.limit_impulses)
     G_rows = G if constraints is not None else None
     q0, qd0 = borrow(q0), borrow(qd0)
     q_traj_out, qd_traj_out, pose_traj_out, status_out = borrow(
@@ -483,7 +484,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                     c_biased = False
                     pushed = n_contacts > 0
                     if n_contacts > 0:
-                        c_biased = solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m,
+                        c_biased = solve_contacts(link_table, S, Rw, pw, dof_parent, M, G_rows, Y, A, m,
                                                   lam, col_link, col_friction, col_restitution,
                                                   pairs, n_contacts, pair_of, points, normals,
                                                   depths, v_start, dt, settings, J, PJ, lam_c, target,
@@ -564,7 +565,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                     if n_contacts > 0:
                         for k in range(nv):
                             v_start[k] = qd[k]
-                        if solve_contacts(link_table, S, Rw, pw, dof_parent, M, G, Y, A, m,
+                        if solve_contacts(link_table, S, Rw, pw, dof_parent, M, G_rows, Y, A, m,
                                           lam, col_link, col_friction, col_restitution, pairs,
                                           n_contacts, pair_of, points, normals, depths, v_start,
                                           dt, settings, J, PJ, lam_c, target, lim_work, qd,
