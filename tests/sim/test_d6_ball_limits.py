@@ -246,3 +246,46 @@ def test_joint_state_positions_are_the_rotation_vector(tmp_path, reversed_):
     if ovphysx_available():
         dofs = run_ovphysx_probe(path, steps=0, dt=DT)["joints"]["/Robot/Ball"]["dofs"]
         np.testing.assert_allclose([math.degrees(d["position"]) for d in dofs], STATES, atol=1e-3)
+
+
+def test_a_mimicked_rotation_keeps_the_d6_on_hinges(tmp_path):
+    """A PhysxMimicJointAPI names the D6's rotX: a coupling row holds scalar coordinates, so this
+    D6 keeps rotX, rotY, rotZ as hinges, and the coupling holds (q_rotX = -gearing q_leader -
+    offset, PhysX's reading, here q_rotX = q_leader) along the run."""
+    path = _stage(tmp_path, "")
+    text = path.read_text()
+    text = text.replace('"PhysicsLimitAPI:rotY"]', '"PhysicsLimitAPI:rotY", "PhysxMimicJointAPI:rotX"]')
+    text = text.replace(f"        float limit:rotY:physics:high = {HIGH}\n",
+                        f"        float limit:rotY:physics:high = {HIGH}\n"
+                        "        float physxMimicJoint:rotX:gearing = -1\n"
+                        "        float physxMimicJoint:rotX:offset = 0\n"
+                        "        rel physxMimicJoint:rotX:referenceJoint = </Robot/Hinge>\n"
+                        '        uniform token physxMimicJoint:rotX:referenceJointAxis = "rotX"\n')
+    leader = """    def Xform "Leader" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
+    {
+        float physics:mass = 1
+        float3 physics:diagonalInertia = (0.02, 0.02, 0.02)
+        point3f physics:centerOfMass = (0, 0.3, 0)
+    }
+    def PhysicsRevoluteJoint "Hinge" (prepend apiSchemas = ["PhysicsDriveAPI:angular"])
+    {
+        uniform token physics:axis = "X"
+        rel physics:body0 = </Robot/Base>
+        rel physics:body1 = </Robot/Leader>
+        float drive:angular:physics:stiffness = 2
+        float drive:angular:physics:damping = 0.1
+        float drive:angular:physics:targetPosition = 30
+    }
+}
+"""
+    text = text[:text.rstrip().rfind("}")] + leader
+    path.write_text(text)
+    model = load_model(str(path))
+    j = model.joint_index("/Robot/Ball")
+    assert model.joint_dof_axes[j] == ("rotX", "rotY", "rotZ")
+    assert model.coupling_names == ("/Robot/Ball:rotX",)
+    trajectory = api.simulate(model, 1.0, DT, record_every=10)
+    follower = trajectory.q[:, model.q_slice("/Robot/Ball").start]
+    leader_q = trajectory.q[:, model.q_slice("/Robot/Hinge").start]
+    assert np.abs(leader_q).max() > 0.1  # the leader moves
+    np.testing.assert_allclose(follower, leader_q, atol=1e-6)

@@ -74,6 +74,7 @@ def build_model(description: StageDescription, stage=None, *, contact: bool = Tr
                                        dynamic)
     loop_joints = [j for j in joints if j.exclude_from_articulation or j.path in loop_paths]
     builder = ModelBuilder(gravity=_gravity(description, mpu))
+    hinged = _mimicked_rotations(description)
     q0_parts: dict[str, np.ndarray] = {}
     mass_notes: list[Diagnostic] = []
     for body_path, joint, parent in tree:
@@ -100,7 +101,7 @@ def build_model(description: StageDescription, stage=None, *, contact: bool = Tr
                              mass=mass.mass, com=mass.com, inertia=mass.inertia)
             q0_parts[body_path] = np.concatenate([p_world_body, matrix_to_quat(R_world_body)])
             continue
-        args, q0 = _joint_arguments(joint, body_path, parent, dynamic, mpu, kpu)
+        args, q0 = _joint_arguments(joint, body_path, parent, dynamic, mpu, kpu, joint.path in hinged)
         builder.add_body(body_path, parent=parent, joint_name=joint.path, mass=mass.mass, com=mass.com,
                          inertia=mass.inertia, **args)
         if q0 is not None:
@@ -166,8 +167,11 @@ def _pose(pose, mpu: float):
     return quat_to_matrix(pose.orientation), np.array(pose.position, dtype=float) * mpu
 
 
-def _joint_arguments(joint: JointDesc, child: str, parent: Optional[str], dynamic, mpu: float, kpu: float):
-    """ModelBuilder arguments for ``joint`` carrying ``child`` from ``parent`` (None = world)."""
+def _joint_arguments(joint: JointDesc, child: str, parent: Optional[str], dynamic, mpu: float, kpu: float,
+                     hinged: bool = False):
+    """ModelBuilder arguments for ``joint`` carrying ``child`` from ``parent`` (None = world);
+    ``hinged``: a D6 whose rotations a mimic coupling names turns them as hinges, whatever they
+    are (_mimicked_rotations)."""
     child_is_body1 = joint.body1 == child
     parent_pose, child_pose = (joint.local_pose0, joint.local_pose1) if child_is_body1 else \
         (joint.local_pose1, joint.local_pose0)
@@ -193,7 +197,7 @@ def _joint_arguments(joint: JointDesc, child: str, parent: Optional[str], dynami
     # body0 the child: the tree carries the inverse motion, the axes in reverse order with the
     # same coordinates (ModelBuilder's d6_reversed), so limits and drives keep their meaning
     order = free if child_is_body1 else tuple(reversed(free))
-    ball = _d6_ball(free)
+    ball = _d6_ball(free) and not hinged
     if ball:  # the ball's three dofs keep rotX, rotY, rotZ's order; first when reversed
         moves = tuple(a for a in order if a in _D6_TRANSLATIONS)
         order = moves + _D6_ROTATIONS if child_is_body1 else _D6_ROTATIONS + moves
@@ -229,6 +233,21 @@ def _d6_ball(free: tuple[str, ...]) -> bool:
     (ArticulatedModel.dof_positions). Three hinges in a row lock at rotY = +-90 deg, where a body
     turning near that pose needs hinge rates without bound (sim/divergence.py)."""
     return set(_D6_ROTATIONS) <= set(free)
+
+
+def _mimicked_rotations(description: StageDescription) -> set[str]:
+    """The D6 joints a PhysxMimicJointAPI names by a rotation axis, as the follower or as the
+    reference. A coupling row holds scalar coordinates (model/constraints.py), so such a D6 keeps
+    its rotations as hinges rotX, rotY, rotZ rather than one ball."""
+    d6 = {j.path for j in description.joints if j.type == "d6"}
+    named = set()
+    for joint in description.joints:
+        for mimic in joint.mimics:
+            if joint.path in d6 and mimic.dof in _D6_ROTATIONS:
+                named.add(joint.path)
+            if mimic.reference in d6 and mimic.reference_dof in _D6_ROTATIONS:
+                named.add(mimic.reference)
+    return named
 
 
 def _d6_free_axes(joint: JointDesc) -> tuple[str, ...]:
