@@ -144,7 +144,7 @@ def test_world_with_models_and_include_from_resource_path(tmp_path, capsys):
     from pxr import Usd, UsdPhysics
 
     stage = Usd.Stage.Open(str(out))
-    parsed = UsdPhysics.LoadUsdPhysicsFromRange(stage, ["/"])
+    parsed = UsdPhysics.UsdPhysicsLoadStageFromPrimRange(stage, ["/"])
     articulations = parsed[UsdPhysics.ObjectType.Articulation][0]
     roots = sorted(p.GetName() for p in stage.Traverse() if p.HasAPI(UsdPhysics.ArticulationRootAPI))
     # each arm is bolted to the static table: a fixed-base articulation rooted at its bolt

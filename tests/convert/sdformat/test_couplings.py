@@ -43,7 +43,7 @@ def test_screw_is_rack_and_pinion_over_prismatic_and_revolute(tmp_path):
     assert stage.GetPrimAtPath("/screw/joints/thread_translation").IsA(UsdPhysics.PrismaticJoint)
     nut = stage.GetPrimAtPath("/screw/thread_screw_nut")
     assert nut.HasAPI(UsdPhysics.RigidBodyAPI) and UsdPhysics.MassAPI(nut).GetMassAttr().Get() > 0.0
-    parsed = UsdPhysics.LoadUsdPhysicsFromRange(stage, ["/"])
+    parsed = UsdPhysics.UsdPhysicsLoadStageFromPrimRange(stage, ["/"])
     articulations = parsed[UsdPhysics.ObjectType.Articulation]
     assert len(articulations[0]) == 1
     assert {str(p) for p in articulations[1][0].articulatedJoints} >= {
