@@ -58,3 +58,20 @@ def test_contact_kernels_come_from_the_second_process(tmp_path):
         assert compiled.count(key.split(":")[1]) == 1, (key, compiled)
     here = api.simulate(load_model(str(STAGE)), 0.05, 1e-3).q
     assert np.array_equal(np.load(tmp_path / "q.npy"), here)
+
+
+def test_the_second_process_imports_this_usdjoints_whatever_the_working_directory(tmp_path):
+    """Started from a folder holding another usdjoints (a source checkout beside an installed
+    one), the second process still imports this one, from the same path: numba names its cache
+    folders after the source files' paths, so another copy's kernels would be compiled into
+    folders the step loop never reads."""
+    decoy = tmp_path / "usdjoints"
+    (decoy / "sim").mkdir(parents=True)
+    (decoy / "__init__.py").write_text("raise ImportError('the decoy usdjoints was imported')\n")
+    (decoy / "sim" / "__init__.py").write_text("")
+    (decoy / "sim" / "precompile.py").write_text("raise ImportError('the decoy precompile was imported')\n")
+    command = precompile.helper_command(False)
+    assert command[-1] == "0"
+    command[2] = command[2].replace("sys.exit(main(sys.argv[1:]))", "import usdjoints.sim.precompile as p; print(p.__file__)")
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path, check=True)
+    assert done.stdout.strip() == os.path.abspath(precompile.__file__)
