@@ -6,7 +6,7 @@ keeps them exact by projection in the metric of the step's inertia H (M + h D + 
 * velocity: v <- v - H^-1 G^T (G H^-1 G^T)^-1 G v, the KKT solution of the constrained step;
 * position: Newton steps q <- q (+) -H^-1 G^T (G H^-1 G^T)^-1 c(q) until |c| < POSITION_TOLERANCE
   (one step is exact for couplings, which are linear); a step turning a joint by more than
-  MAX_NEWTON_TURN is scaled down to it (integrate.enforce_constraints).
+  MAX_NEWTON_TURN is scaled down to it (projection.enforce_constraints).
 
 Redundant rows (a planar loop closed by a hinge has 5 rows but rank 2) are dropped where the
 dense factorisation of G H^-1 G^T meets a pivot below REDUNDANT_PIVOT of its largest diagonal, so
