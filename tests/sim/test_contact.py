@@ -129,6 +129,32 @@ def test_block_on_slope_slides_iff_tan_theta_exceeds_mu(tmp_path, degrees, slide
         assert abs(x[-1] - x[0]) < 1e-4
 
 
+@pytest.mark.parametrize("degrees, rolls", [(30.0, True), (70.0, False)])
+def test_ball_on_slope_rolls_or_slides_as_coulomb_says(tmp_path, degrees, rolls):
+    """A solid ball (I = 2/5 m r^2) on a slope of angle theta rolls without slipping, at
+    a = 5/7 g sin(theta), while the friction it needs (2/7 m g sin) is within mu m g cos, that is
+    while tan(theta) <= 7/2 mu; past that it slides at g (sin - mu cos). With mu = 0.5: rolling
+    at 30 deg (a sticking contact, which the solve finds in one direct step), sliding at 70 deg
+    (the sweeps), its spin growing at 5/2 mu g cos(theta) / r. Oracle: the closed forms, to 1e-5
+    of the speed and spin after 0.5 s."""
+    theta = math.radians(degrees)
+    mu = 0.5
+    model = _model(tmp_path, shape="Sphere", size="double radius = 0.1", mu=mu,
+                   gravity=(math.sin(theta), 0.0, -math.cos(theta)))
+    trajectory = simulate(model, 0.5, DT)
+    if rolls:
+        expected = 5.0 / 7.0 * G * math.sin(theta)
+    else:
+        expected = G * (math.sin(theta) - mu * math.cos(theta))
+    speed = float(np.linalg.norm(trajectory.qd[-1, :3]))  # in the turning body's axes: its length
+    assert speed == pytest.approx(expected * 0.5, rel=1e-5)
+    spin = trajectory.qd[-1, 4]  # about y, which the ball turns about and so keeps
+    if rolls:
+        assert spin * 0.1 == pytest.approx(speed, rel=1e-6)  # no slip: v = w r
+    else:  # the friction force mu m g cos spins it up: w r = 5/2 mu g cos t, slower than it slides
+        assert spin * 0.1 == pytest.approx(2.5 * mu * G * math.cos(theta) * 0.5, rel=1e-5)
+
+
 def test_batched_envs_with_contact_match_single_runs(tmp_path):
     """Envs are independent: four drops from different heights equal four single runs."""
     model = _model(tmp_path, shape="Sphere", size="double radius = 0.1", z=0.5)

@@ -28,16 +28,21 @@ def _machine_memory() -> float:
 def run_memory(model: ArticulatedModel, pm: PackedModel, n_envs: int, states: int) -> tuple[float, float]:
     """(trajectory, workspace) [bytes] a run needs: the recorded states of every env, and per
     thread the step's dense nv x nv matrices (the mass matrix; with limit rows two more, each
-    nd rows larger with nd distance joints) and contact rows (kernels/integrate.py
-    simulate_envs)."""
+    nd rows larger with nd distance joints) and the contact solve's rows and matrices
+    (kernels/integrate.py simulate_envs)."""
     from .kernels.contact import MAX_CONTACTS
 
     per_state = pm.nq + pm.nv + 7 * model.nbody
     trajectory = 8.0 * n_envs * (float(states) * per_state + pm.nq + pm.nv)  # and the start states
     nv, nd = float(pm.nv), float(pm.dist_link.shape[0])
     limits = (nv + nd) * nv + (nv + nd) ** 2 + nd * nv if pm.has_limit_rows() else 0.0
-    rows = 2 * 3 * MAX_CONTACTS if pm.pairs.shape[0] else 0
-    workspace = 8.0 * threads(n_envs) * (nv ** 2 + limits + rows * nv)
+    contact = 0.0
+    if pm.pairs.shape[0]:
+        # the contact rows and their columns, the joint rows' columns, and the Delassus matrix
+        # with the joint rows and the direct solve's block (contact_solve.solve_workspace)
+        d = min(3.0 * MAX_CONTACTS, nv)
+        contact = 2 * 3 * MAX_CONTACTS * nv + nv ** 2 + (d + nv) ** 2 + d ** 2
+    workspace = 8.0 * threads(n_envs) * (nv ** 2 + limits + contact)
     return trajectory, workspace
 
 

@@ -34,7 +34,8 @@ SIGNATURES = Path(__file__).with_name("kernel_signatures.json")
 #: part of the model that has the step loop call it ("always", "euler" or "limits"): the step
 #: loop's own compile then finds every kernel it calls in the cache and compiles only itself
 HELPER_KERNELS = ("contact:detect_contacts", "contact_solve:solve_contacts", "contact:max_contacts",
-                  "contact:collider_world_poses", "contact:bounding_radii")
+                  "contact:collider_world_poses", "contact:bounding_radii", "contact:detect_workspace",
+                  "contact_solve:solve_workspace")
 HERE_KERNELS = {"integrate:acceleration": "euler", "limits:limit_impulses": "limits",
                 "integrate:_limit_correction": "limits", "configuration:tied_roots": "limits",
                 "limits:has_free_root": "limits", "configuration:integrate_configuration": "always",

@@ -13,7 +13,9 @@ def start_contact_depths(model: ArticulatedModel, which=None, q=None) -> np.ndar
     """The deepest penetration [m] of each collision pair at configuration ``q`` (the model's
     initial state when None; <= 0: apart), shape [npair]; with ``which`` (pair indices) only
     those pairs', the others -inf."""
-    from .kernels.contact import bounding_radii, collider_world_poses, detect_contacts, max_contacts
+    from .kernels.contact import (
+        bounding_radii, collider_world_poses, detect_contacts, detect_workspace, max_contacts,
+    )
 
     pm = pack(model)
     q = model.q_initial if q is None else q
@@ -24,6 +26,7 @@ def start_contact_depths(model: ArticulatedModel, which=None, q=None) -> np.ndar
     radius = np.empty(n)
     bounding_radii(pm.col_type, pm.col_size, radius)
     depth = np.full(pm.pairs.shape[0], -np.inf)
+    scratch = detect_workspace(pm.col_type, pm.col_hull_index)
     indices = range(pm.pairs.shape[0]) if which is None else [int(p) for p in which]
     for p in indices:  # one pair at a time: the contact buffer's cap cannot hide one
         pair = np.ascontiguousarray(pm.pairs[p:p + 1])
@@ -31,7 +34,7 @@ def start_contact_depths(model: ArticulatedModel, which=None, q=None) -> np.ndar
         pair_of, points, normals, depths = (np.empty(room, dtype=np.int64), np.empty((room, 3)),
                                             np.empty((room, 3)), np.empty(room))
         count = detect_contacts(pm.col_type, pm.col_size, radius, pm.col_hull_rows, pm.col_hull_index, Rc, pc,
-                                pair, np.zeros(1), 0.0, np.empty((8, 3)),
+                                pair, np.zeros(1), 0.0, scratch,
                                 pair_of, points, normals, depths)
         if count:
             depth[p] = depths[:count].max()

@@ -124,22 +124,22 @@ def _segment(Rc, pc, size, kind, end, out):
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def _closest_segments(p0, p1, q0, q1, pa, pb):
     """Closest points pa on [p0, p1] and pb on [q0, q1]."""
-    d1 = p1 - p0
-    d2 = q1 - q0
-    r = p0 - q0
-    a = _dot(d1, d1)
-    e = _dot(d2, d2)
-    f = _dot(d2, r)
+    d1x, d1y, d1z = p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]
+    d2x, d2y, d2z = q1[0] - q0[0], q1[1] - q0[1], q1[2] - q0[2]
+    rx, ry, rz = p0[0] - q0[0], p0[1] - q0[1], p0[2] - q0[2]
+    a = d1x * d1x + d1y * d1y + d1z * d1z
+    e = d2x * d2x + d2y * d2y + d2z * d2z
+    f = d2x * rx + d2y * ry + d2z * rz
     if a <= 1e-18 and e <= 1e-18:
         s, t = 0.0, 0.0
     elif a <= 1e-18:
         s, t = 0.0, min(max(f / e, 0.0), 1.0)
     else:
-        c = _dot(d1, r)
+        c = d1x * rx + d1y * ry + d1z * rz
         if e <= 1e-18:
             t, s = 0.0, min(max(-c / a, 0.0), 1.0)
         else:
-            b = _dot(d1, d2)
+            b = d1x * d2x + d1y * d2y + d1z * d2z
             denom = a * e - b * b
             s = min(max((b * f - c * e) / denom, 0.0), 1.0) if denom > 1e-18 else 0.5
             t = (b * s + f) / e
@@ -147,16 +147,14 @@ def _closest_segments(p0, p1, q0, q1, pa, pb):
                 t, s = 0.0, min(max(-c / a, 0.0), 1.0)
             elif t > 1.0:
                 t, s = 1.0, min(max((b - c) / a, 0.0), 1.0)
-    for k in range(3):
-        pa[k] = p0[k] + s * d1[k]
-        pb[k] = q0[k] + t * d2[k]
+    pa[0], pa[1], pa[2] = p0[0] + s * d1x, p0[1] + s * d1y, p0[2] + s * d1z
+    pb[0], pb[1], pb[2] = q0[0] + t * d2x, q0[1] + t * d2y, q0[2] + t * d2z
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def _sphere_box(centre, radius, Rb, pb, half, normal_out, point_out):
-    """Depth of a sphere against a box; normal_out points from the sphere into the box."""
-    local = np.empty(3)
-    clamped = np.empty(3)
+def _sphere_box(centre, radius, Rb, pb, half, normal_out, point_out, local, clamped, diff):
+    """Depth of a sphere against a box; normal_out points from the sphere into the box. local,
+    clamped and diff [3] are scratch."""
     for a in range(3):
         local[a] = Rb[0, a] * (centre[0] - pb[0]) + Rb[1, a] * (centre[1] - pb[1]) + Rb[2, a] * (centre[2] - pb[2])
         clamped[a] = min(max(local[a], -half[a]), half[a])
@@ -165,7 +163,6 @@ def _sphere_box(centre, radius, Rb, pb, half, normal_out, point_out):
         if abs(local[a]) > half[a]:
             inside = False
     if not inside:
-        diff = np.empty(3)
         for a in range(3):
             diff[a] = 0.0
             for k in range(3):
@@ -246,15 +243,15 @@ def _vertex(kind, c, k, Rc, pc, size, hull_rows, hull_index, out):
 def _point_in_hull(point, c, Rc, pc, hull_rows, hull_index, normal_out):
     """Depth of a point below the nearest face plane of hull c (negative outside: minus its
     largest face-plane distance); normal_out is that face's outward normal (world)."""
-    local = np.empty(3)
-    for a in range(3):
-        local[a] = (Rc[c, 0, a] * (point[0] - pc[c, 0]) + Rc[c, 1, a] * (point[1] - pc[c, 1])
-                    + Rc[c, 2, a] * (point[2] - pc[c, 2]))
+    l0, l1, l2 = point[0] - pc[c, 0], point[1] - pc[c, 1], point[2] - pc[c, 2]
+    local0 = Rc[c, 0, 0] * l0 + Rc[c, 1, 0] * l1 + Rc[c, 2, 0] * l2
+    local1 = Rc[c, 0, 1] * l0 + Rc[c, 1, 1] * l1 + Rc[c, 2, 1] * l2
+    local2 = Rc[c, 0, 2] * l0 + Rc[c, 1, 2] * l1 + Rc[c, 2, 2] * l2
     start = hull_index[c, HULL_INDEX_FACE_START]
     best = start
     depth = 1e300
     for f in range(start, start + hull_index[c, HULL_INDEX_FACE_COUNT]):
-        d = hull_rows[f, 3] - (hull_rows[f, 0] * local[0] + hull_rows[f, 1] * local[1] + hull_rows[f, 2] * local[2])
+        d = hull_rows[f, 3] - (hull_rows[f, 0] * local0 + hull_rows[f, 1] * local1 + hull_rows[f, 2] * local2)
         if d < depth:
             depth = d
             best = f
@@ -265,12 +262,14 @@ def _point_in_hull(point, c, Rc, pc, hull_rows, hull_index, normal_out):
 
 @plain_argument_types
 @njit(cache=True, fastmath=FMA)
-def _keep(cand_n, cand_x, cand_normal, cand_depth, margin, pair, count, pair_out, point_out, normal_out,
-          depth_out):
+def _keep(cand_n, cand_x, cand_normal, cand_depth, taken, margin, pair, count, pair_out, point_out,
+          normal_out, depth_out):
     """Push at most HULL_POINTS of the cand_n candidates: the deepest, then each time the one
-    farthest from those already pushed (points closer than 1e-6 m to a kept one are dropped)."""
+    farthest from those already pushed (points closer than 1e-6 m to a kept one are dropped).
+    taken bool [>= cand_n] is scratch."""
     start = count
-    taken = np.zeros(cand_n, dtype=np.bool_)
+    for k in range(cand_n):
+        taken[k] = False
     for _ in range(HULL_POINTS):
         best = -1
         best_score = -1.0
@@ -333,23 +332,31 @@ def _beyond_margin(col_radius, pc, i, j, margin):
 
 
 @njit(cache=True, fastmath=FMA)
-def detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, pc, pairs, pair_allowance,
-                    margin, work, pair_out, point_out, normal_out, depth_out):
-    """Contact points of every pair (see the module docstring); returns their number.
-    col_radius [ncollider] from bounding_radii; hull_rows [nrow, 4] and hull_index [ncollider, 4]
-    the hulls' vertices and face planes (PackedModel); pair_allowance [npair] [m] an overlap
-    each pair keeps (its points' depths are reported less it: 0 for the true depths); work
-    [8, 3] is scratch."""
-    count = 0
+def detect_workspace(col_type, hull_index):
+    """detect_contacts' scratch, allocated once per trajectory (an allocation in the step is a
+    call and reference counts on the array): points [12, 3], then the candidates of one pair
+    with a hull (points [m, 3], normals [m, 3], depths [m], taken flags [m]), m = twice the most
+    vertices of a hull or box."""
     most = 0
     for c in range(col_type.shape[0]):
         if col_type[c] == HULL:
             most = max(most, hull_index[c, HULL_INDEX_VERTEX_COUNT])
     most = 2 * max(most, 8)
-    cand_x = np.empty((most, 3))
-    cand_normal = np.empty((most, 3))
-    cand_depth = np.empty(most)
-    y = np.empty(3)
+    return (np.empty((12, 3)), np.empty((most, 3)), np.empty((most, 3)), np.empty(most),
+            np.empty(most, dtype=np.bool_))
+
+
+@njit(cache=True, fastmath=FMA)
+def detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, pc, pairs, pair_allowance,
+                    margin, scratch, pair_out, point_out, normal_out, depth_out):
+    """Contact points of every pair (see the module docstring); returns their number.
+    col_radius [ncollider] from bounding_radii; hull_rows [nrow, 4] and hull_index [ncollider, 4]
+    the hulls' vertices and face planes (PackedModel); pair_allowance [npair] [m] an overlap
+    each pair keeps (its points' depths are reported less it: 0 for the true depths); scratch
+    from detect_workspace."""
+    count = 0
+    work, cand_x, cand_normal, cand_depth, taken = scratch
+    y = work[8]
     p0 = work[0]
     p1 = work[1]
     q0 = work[2]
@@ -376,10 +383,12 @@ def detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, p
             _segment(Rc[j], pc[j], col_size[j], tj, 0, q0)
             _segment(Rc[j], pc[j], col_size[j], tj, 1, q1)
             _closest_segments(p0, p1, q0, q1, pa, pb)
-            d = pb - pa
-            dist = math.sqrt(_dot(d, d))
-            for a in range(3):
-                n[a] = d[a] / dist if dist > 1e-12 else (1.0 if a == 2 else 0.0)
+            dx, dy, dz = pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]
+            dist = math.sqrt(dx * dx + dy * dy + dz * dz)
+            if dist > 1e-12:
+                n[0], n[1], n[2] = dx / dist, dy / dist, dz / dist
+            else:
+                n[0], n[1], n[2] = 0.0, 0.0, 1.0
             depth = col_size[i, 0] + col_size[j, 0] - dist
             for a in range(3):
                 x[a] = pa[a] + n[a] * (col_size[i, 0] - 0.5 * depth)
@@ -387,7 +396,8 @@ def detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, p
         elif tj == BOX and ti <= CAPSULE:
             for end in range(2 if ti == CAPSULE else 1):
                 _segment(Rc[i], pc[i], col_size[i], ti, end, p0)
-                depth = _sphere_box(p0, col_size[i, 0], Rc[j], pc[j], col_size[j], n, x)
+                depth = _sphere_box(p0, col_size[i, 0], Rc[j], pc[j], col_size[j], n, x, work[9],
+                                    work[10], work[11])
                 count = _push(count, p, x, n, depth, margin, pair_out, point_out, normal_out, depth_out)
         elif tj == BOX:
             for side in range(2):
@@ -419,8 +429,8 @@ def detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, p
                     cand_normal[m, a] = Rc[i, a, 2]  # from the plane into the hull
                     cand_x[m, a] = p0[a] - 0.5 * height * Rc[i, a, 2]
                 m += 1
-            count = _keep(m, cand_x, cand_normal, cand_depth, margin, p, count, pair_out, point_out,
-                          normal_out, depth_out)
+            count = _keep(m, cand_x, cand_normal, cand_depth, taken, margin, p, count, pair_out,
+                          point_out, normal_out, depth_out)
         elif tj == HULL:  # a box or a hull against a hull: the vertices of each inside the other
             m = 0
             for side in range(2):
@@ -437,8 +447,8 @@ def detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, p
                         cand_normal[m, a] = sign * n[a]
                         cand_x[m, a] = y[a]
                     m += 1
-            count = _keep(m, cand_x, cand_normal, cand_depth, margin, p, count, pair_out, point_out,
-                          normal_out, depth_out)
+            count = _keep(m, cand_x, cand_normal, cand_depth, taken, margin, p, count, pair_out,
+                          point_out, normal_out, depth_out)
         elif tj == PLANE and ti != PLANE:
             for a in range(3):
                 n[a] = -Rc[j, a, 2]  # from A into the plane

@@ -43,6 +43,9 @@ CONVERGED = 1e-10
 # Each contact normal row's compliance as a fraction of its effective inverse mass W_rr (see
 # solve_contacts): the response to a contact is then the same for a 1 g link as for a 10 kg one.
 REGULARISATION = 1e-6
+# A pivot of the direct solve (_direct) below this fraction of its diagonal: the rows are nearly
+# dependent (two contacts one link can only take together), and the sweeps solve instead
+PIVOT_LOST = 1e-10
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
@@ -192,6 +195,104 @@ def _velocity(dof_parent, LD, J, PJ, columns, rows, PJl, n_j, dof_of, lam, lam_j
         w[d] = w0[d] + x[d]
 
 
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def _cholesky(A, n, b):
+    """b[:n] <- A[:n, :n]^-1 b[:n] for a symmetric positive definite A (its lower triangle read,
+    then overwritten by its factor); False, with A and b spoilt, when a pivot falls below
+    PIVOT_LOST of its diagonal (rows nearly dependent)."""
+    for j in range(n):
+        d = A[j, j]
+        for t in range(j):
+            d -= A[j, t] * A[j, t]
+        if not d > PIVOT_LOST * A[j, j]:
+            return False
+        d = math.sqrt(d)
+        A[j, j] = d
+        for i in range(j + 1, n):
+            s = A[i, j]
+            for t in range(j):
+                s -= A[i, t] * A[j, t]
+            A[i, j] = s / d
+    for i in range(n):
+        s = b[i]
+        for t in range(i):
+            s -= A[i, t] * b[t]
+        b[i] = s / A[i, i]
+    for i in range(n - 1, -1, -1):
+        s = b[i]
+        for t in range(i + 1, n):
+            s -= A[t, i] * b[t]
+        b[i] = s / A[i, i]
+    return True
+
+
+@njit(cache=True, fastmath=FMA, **INTERNAL)
+def _direct(W, diag, reg, target, mu, floor, friction, n_c, u, lam, A, b, idx, active):
+    """The rows' exact solution when no contact slides, in the Delassus space (u [rows] the
+    rows' velocities without impulses): an active set on the normal rows, a contact whose
+    impulse would pull leaving it, with the friction pair of every contact in it sticking (its
+    tangent velocities zero). Each pass is one Cholesky of W + R on the rows in the set. That is
+    the fixed point the sweeps converge to: a normal row in the set at its target (u + R lam =
+    target), one out of it at zero impulse, a sticking pair at zero slip.
+
+    True, with lam set, when the answer holds everything the sweeps ask: every normal impulse
+    >= 0, every friction impulse inside its disc (mu times the normal one), every contact left
+    out moving apart no slower than its target. False (lam spoilt) when a contact slides or the
+    rows are nearly dependent: the sweeps then solve. A [n, n], b [n], idx int64 [n] and
+    active bool [n] are scratch, n >= 3 n_c."""
+    rows = 3 * n_c
+    for c in range(n_c):
+        rn = 3 * c
+        on = diag[rn] > floor and target[rn] > -math.inf
+        stick = on and friction and mu[c] > 0.0 and diag[rn + 1] > floor and diag[rn + 2] > floor
+        active[rn] = on
+        active[rn + 1] = stick
+        active[rn + 2] = stick
+    for _ in range(n_c + 1):
+        n = 0
+        for r in range(rows):
+            if active[r]:
+                idx[n] = r
+                n += 1
+        for a in range(n):
+            ra = idx[a]
+            for c in range(a + 1):
+                A[a, c] = W[ra, idx[c]]
+            A[a, a] += reg[ra]
+            b[a] = (target[ra] if ra % 3 == 0 else 0.0) - u[ra]
+        if not _cholesky(A, n, b):
+            return False
+        for r in range(rows):
+            lam[r] = 0.0
+        for a in range(n):
+            lam[idx[a]] = b[a]
+        dropped = False
+        for c in range(n_c):
+            rn = 3 * c
+            if active[rn] and lam[rn] < 0.0:
+                active[rn] = False
+                active[rn + 1] = False
+                active[rn + 2] = False
+                dropped = True
+        if not dropped:
+            break
+    for c in range(n_c):
+        rn = 3 * c
+        if active[rn + 1]:
+            if math.sqrt(lam[rn + 1] ** 2 + lam[rn + 2] ** 2) > mu[c] * lam[rn]:
+                return False  # it slides
+        elif active[rn]:
+            continue
+        elif diag[rn] > floor and target[rn] > -math.inf:
+            value = u[rn]
+            for r in range(rows):
+                if lam[r] != 0.0:
+                    value += W[rn, r] * lam[r]
+            if value < target[rn] - 1e-9 * (1.0 + abs(target[rn])):
+                return False  # a contact left out would approach faster than its target
+    return True
+
+
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def _outside(value, lo, hi):
     tol = 1e-9 * (1.0 + abs(value))
@@ -200,15 +301,15 @@ def _outside(value, lo, hi):
 
 @plain_argument_types
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, columns, diag, w12, n_c, target, reg,
-           mu, floor, friction, iterations, jbase, bounds, safeguard, w, lam):
+def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, unit, columns, diag, w12, n_c, target,
+           reg, mu, floor, friction, iterations, jbase, bounds, safeguard, w, lam, work):
     """Solve the contact rows (see _sweeps) from the velocity w [nv] (updated in place), with
     the joint rows their push would carry past a bound: a joint row (J = e_k) joins while
     jbase + w leaves bounds[0] <= . <= bounds[1] for its dof k (an active set around the
     sweeps), so a contact pressing a limited joint is held by the limit in the same solve
     instead of being undone by it, or undoing it. W [rows + nv, rows + nv] holds the Delassus
-    matrix of the contact rows when they are no more than the dofs (solve_contacts), and the
-    sweeps then run on the rows' velocities; else it is empty. ``columns``: PJ holds the rows'
+    matrix of the contact rows when they are no more than the dofs (``unit``, solve_contacts),
+    and the sweeps then run on the rows' velocities. ``columns``: PJ holds the rows'
     columns H^-1 J^T (projected onto the constraints), else only L^-T J^T (W holds what the
     sweeps need). With ``safeguard`` the velocity change is
     scaled at the end by one s in [0, 1] (all impulses alike: momentum-neutral between links,
@@ -218,32 +319,44 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, columns, diag, w12, 
     step's forces and a = h H^-1 tau_gravity, the semi-implicit Euler step changes kinetic plus
     potential energy by lam . J w - |a + dw|_H^2 / 2, so impulses that do no positive work on
     the end velocity (an inelastic stop: J w = 0; a gap closing: lam > 0 at J w < 0; friction
-    opposing the slip) can only remove energy."""
+    opposing the slip) can only remove energy.
+    When no contact slides (the common case of a body resting or held), one direct solve
+    (_direct) gives the sweeps' fixed point exactly; the sweeps run when it does not hold or a
+    joint row has to join.
+    work: solve_workspace's scratch of _solve (w0, dof_of, x_of, lam_j, diag_j, joined, PJl,
+    u, x, and _direct's A_d, b_d, idx_d, active_d)."""
     nv = w.shape[0]
     rows = 3 * n_c
     for r in range(rows):
         lam[r] = 0.0
-    w0 = np.empty(nv)
+    w0, dof_of, x_of, lam_j, diag_j, joined, PJl, u, x, A_d, b_d, idx_d, active_d = work
     for d in range(nv):
         w0[d] = w[d]
+        lam_j[d] = 0.0
+        joined[d] = False
     lo = bounds[0]
     hi = bounds[1]
     n_j = 0
-    dof_of = np.empty(nv, dtype=np.int64)
-    x_of = np.empty(nv, dtype=np.int64)
-    lam_j = np.zeros(nv)
-    diag_j = np.empty(nv)
-    joined = np.zeros(nv, dtype=np.bool_)
-    PJl = np.empty((0, nv))
     floor_j = 0.0
     # fewer rows than dofs: sweep in the rows' own space, on the Delassus matrix W (_sweeps)
-    unit = W.shape[0] > 0
-    u = np.empty(rows + nv if unit else 0)
-    x = np.empty(nv)
+    direct = False
     if unit:
         for r in range(rows):
             u[r] = _row_velocity(J, r, w)
-    for _ in range(nv + 1):
+        direct = _direct(W, diag, reg, target, mu, floor, friction, n_c, u, lam, A_d, b_d, idx_d,
+                         active_d)
+        if direct:
+            _velocity(dof_parent, LD, J, PJ, columns, rows, PJl, 0, dof_of, lam, lam_j, w0, x, w)
+            for k in range(nv):
+                if _outside(jbase[k] + w[k], lo[k], hi[k]):
+                    direct = False  # a joint row joins: the sweeps solve from the start
+                    break
+        if not direct:
+            for r in range(rows):
+                lam[r] = 0.0
+            for d in range(nv):
+                w[d] = w0[d]
+    for _ in range(0 if direct else nv + 1):
         if unit:
             _sweeps(J, W, diag, w12, n_c, target, reg, mu, floor, friction, n_j, dof_of, x_of,
                     W[rows:], diag_j, lo, hi, jbase, floor_j, iterations, True, u[:rows + n_j],
@@ -256,8 +369,6 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, columns, diag, w12, 
         for k in range(nv):
             if joined[k] or not _outside(jbase[k] + w[k], lo[k], hi[k]):
                 continue
-            if PJl.shape[0] == 0:
-                PJl = np.empty((nv, nv))
             joined[k] = True
             added = True
             col = PJl[n_j]
@@ -328,25 +439,40 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, columns, diag, w12, 
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
+def solve_workspace(contacts, nv):
+    """solve_contacts' scratch for at most ``contacts`` contacts of a model of nv dofs, allocated
+    once per trajectory (each allocation in a step is a call, and reference counts on the array):
+    (t1, t2, dirs [3, 3], mu and w12 per contact, diag and reg per row, the Delassus matrix W
+    with room for the joint rows [n, n] and a zero vector [nv]), then _solve's (w0, dof_of,
+    x_of, lam_j, diag_j, joined [nv], the joint rows' columns PJl [nv, nv], the rows' velocities
+    u [n], x [nv], and _direct's A [d, d], b, idx and active [d]). W, u and _direct's are used
+    when the contact rows are no more than the dofs, so d = min(3 contacts, nv) and n = d + nv."""
+    rows = 3 * contacts
+    d = min(rows, nv)
+    n = d + nv
+    return ((np.empty(3), np.empty(3), np.empty((3, 3)), np.empty(contacts), np.empty(contacts),
+             np.empty(rows), np.empty(rows), np.empty((n, n)), np.empty(nv)),
+            (np.empty(nv), np.empty(nv, dtype=np.int64), np.empty(nv, dtype=np.int64), np.empty(nv),
+             np.empty(nv), np.empty(nv, dtype=np.bool_), np.empty((nv, nv)), np.empty(n),
+             np.empty(nv), np.empty((d, d)), np.empty(d), np.empty(d, dtype=np.int64),
+             np.empty(d, dtype=np.bool_)))
+
+
+@njit(cache=True, fastmath=FMA, **INTERNAL)
 def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq, col_link,
                    col_friction, col_restitution, pairs, n_contacts, pair_of, points, normals,
-                   depths, v_start, h, settings, J, PJ, lam, target, bounds, v, bias):
+                   depths, v_start, h, settings, J, PJ, lam, target, bounds, work, v, bias):
     """Add the contact impulses' velocity change to v [nv] (the end-of-step velocity after the
     limit impulses) and write the position-only correction velocity bias [nv] (split impulses:
     it moves this step's positions, then is dropped); returns True when bias is not zero.
     v_start [nv] is the velocity at the start of the step (for restitution). bounds: a tuple
     whose first two [nv] vectors are each dof's velocity interval for this step from
-    limits.limit_impulses (-inf, inf where none). J, PJ [3 nc, nv], lam, target [3 nc] are scratch.
-    G is None on a model without couplings or loops (numba then compiles no projection)."""
+    limits.limit_impulses (-inf, inf where none). J, PJ [3 nc, nv], lam, target [3 nc] and work
+    (solve_workspace) are scratch. G is None on a model without couplings or loops (numba then
+    compiles no projection)."""
     nv = v.shape[0]
     rows = 3 * n_contacts
-    t1 = np.empty(3)
-    t2 = np.empty(3)
-    dirs = np.empty((3, 3))
-    mu = np.empty(n_contacts)
-    w12 = np.empty(n_contacts)
-    diag = np.empty(rows)
-    reg = np.empty(rows)
+    (t1, t2, dirs, mu, w12, diag, reg, W, zero), solve_work = work
     max_push = max(settings[SETTING_MAX_DEPENETRATION], 0.0)
     rate = 1.0 / settings[SETTING_TIME_CONSTANT]
     overlapping = False
@@ -355,7 +481,6 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
     # (W_rs = sum_i y_ri y_si / D_i), with them from the rows' projected columns
     unit = rows <= nv
     columns = not unit or m_eq > 0
-    W = np.empty((rows + nv, rows + nv) if unit else (0, 0))
     for c in range(n_contacts):
         ca = pairs[pair_of[c], 0]
         cb = pairs[pair_of[c], 1]
@@ -424,9 +549,10 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
     for r in range(rows):
         reg[r] = REGULARISATION * diag[r] if r % 3 == 0 else 0.0
     iterations = int(settings[SETTING_ITERATIONS])
-    zero = np.zeros(nv)
-    _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, columns, diag, w12, n_contacts, target,
-           reg, mu, floor, True, iterations, zero, bounds, True, v, lam)
+    for d in range(nv):
+        zero[d] = 0.0
+    _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, unit, columns, diag, w12, n_contacts,
+           target, reg, mu, floor, True, iterations, zero, bounds, True, v, lam, solve_work)
     if not overlapping:
         return False
     # Split impulses: overlaps are pushed apart by a velocity that moves only this step's
@@ -437,8 +563,8 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
         target[3 * c] = min(depths[c] * rate, max_push) if depths[c] > 0.0 else -math.inf
     for d in range(nv):
         bias[d] = 0.0
-    _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, columns, diag, w12, n_contacts, target,
-           reg, mu, floor, False, iterations, v, bounds, False, bias, lam)
+    _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, unit, columns, diag, w12, n_contacts,
+           target, reg, mu, floor, False, iterations, v, bounds, False, bias, lam, solve_work)
     for d in range(nv):
         if bias[d] != 0.0:
             return True

@@ -22,7 +22,10 @@ from . import FMA, INTERNAL, njit
 from .constraints import (
     constraint_row_count, constraint_rows, factor_constraints, project_out,
 )
-from .contact import SETTING_MARGIN, bounding_radii, collider_world_poses, detect_contacts, max_contacts
+from .contact import (
+    SETTING_MARGIN, bounding_radii, collider_world_poses, detect_contacts, detect_workspace, max_contacts,
+)
+from .contact_solve import solve_workspace
 from .contact_solve import solve_contacts
 from .borrow import borrow, keep_alive
 from .configuration import (
@@ -270,11 +273,12 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
         PJ = np.empty((3 * contacts, nv))
         lam_c = np.empty(3 * contacts)
         target = np.empty(3 * contacts)
-        detect_work = np.empty((8, 3))
+        detect_work = detect_workspace(col_type, hull_index)
         col_radius = np.empty(n_col)
         bounding_radii(col_type, col_size, col_radius)
         c_bias = np.empty(nv)
         c_R = np.empty((3, 3))
+        solve_work = solve_workspace(contacts, nv)
     c_biased = False
     lone = np.empty(nlink, dtype=np.bool_)
     any_lone = lone_free_bodies(link_table, I6, lone)
@@ -334,9 +338,9 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
          loop_axis) = borrowed_constraints
     if contact is not None:
         contact_owners = (Rc, pc, pair_of, points, normals, depths, J, PJ, lam_c, target,
-                          detect_work, col_radius, c_bias, c_R)
+                          detect_work, col_radius, c_bias, c_R, solve_work)
         (Rc, pc, pair_of, points, normals, depths, J, PJ, lam_c, target, detect_work, col_radius,
-         c_bias, c_R) = borrow(contact_owners)
+         c_bias, c_R, solve_work) = borrow(contact_owners)
         (col_type, col_link, col_R, col_p, col_size, hull_rows, hull_index, col_friction,
          col_restitution, pairs, pair_allowance) = borrow(contact)
     if limits is not None:
@@ -413,7 +417,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                                                   lam, col_link, col_friction, col_restitution,
                                                   pairs, n_contacts, pair_of, points, normals,
                                                   depths, v_start, dt, settings, J, PJ, lam_c, target,
-                                                  lim_work, qd, c_bias)
+                                                  lim_work, solve_work, qd, c_bias)
                         if limits is not None:
                             # the contact solve held the limits; this pass (a bounds check on most
                             # steps) keeps the last word on the velocity with the loops' metric
@@ -493,8 +497,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                         if solve_contacts(link_table, S, Rw, pw, dof_parent, M, G_rows, Y, A, m,
                                           lam, col_link, col_friction, col_restitution, pairs,
                                           n_contacts, pair_of, points, normals, depths, v_start,
-                                          dt, settings, J, PJ, lam_c, target, lim_work, qd,
-                                          c_bias):
+                                          dt, settings, J, PJ, lam_c, target, lim_work,
+                                          solve_work, qd, c_bias):
                             integrate_configuration(link_table, I6, q, c_bias, dt, q)
                             transport_velocity(link_table, c_bias, dt, c_R, qd)
             if constraints is not None:
