@@ -86,6 +86,7 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
     from .model.build import build_model
     from .progress import ProgressBar
     from .sim.api import check_run, quaternion_starts, recording_plan, simulate, step_flops, step_seconds
+    from .sim.loop_gaps import open_loops
     from .sim.trajectory import resample
     from .trajectory_io import write_npz, write_plot, write_usd_time_samples
     from .walker import walk
@@ -119,6 +120,10 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
     trajectory = simulate(model, args.duration, args.dt, integrator=args.integrator, n_envs=args.envs,
                           record_every=record_every, progress=ProgressBar("simulate") if show else None)
     elapsed = time.perf_counter() - started
+    for loop, gap in open_loops(model, trajectory.q):  # before resampling: the states the run reached
+        _note(args, f"usdjoints: warning: {loop}: this loop-closing joint opened by {gap:.3g} m in the run: "
+                    "the step could not hold it together with the mechanism's other loops, couplings "
+                    "and limits")
     if times is not None:
         trajectory = resample(trajectory, times, quaternion_starts(model))
     if args.out:
