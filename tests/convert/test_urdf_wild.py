@@ -54,6 +54,11 @@ ACCEPTED = {
     "text_before_the_root": (b"junk\n" + BODY.encode(), "before the first element"),
     "declaration_without_its_lt": (b'?xml version="1.0"?>\n' + BODY.encode(), "before the first element"),
     "text_then_a_comment_after_the_root": (DECLARATION + BODY.encode() + b"junk\n<!-- c -->\n", "after the root"),
+    # bullet3's data/Quadrotor/quadrotor.urdf: <robot xmlns="http://drake.mit.edu">
+    "default_namespace": (DECLARATION + BODY.replace('<robot name="r">', '<robot xmlns="http://x.org/r" name="r">')
+                          .encode(), "default namespace 'http://x.org/r' is ignored"),
+    "default_namespace_on_a_joint": (DECLARATION + BODY.replace('<joint name="j"', '<joint xmlns="http://x.org/j" name="j"')
+                                     .encode(), "default namespace 'http://x.org/j' is ignored"),
     # pybullet_data's humanoid/humanoid.urdf ends in a NUL byte: urdfdom parses a C string
     "nul_byte_at_the_end": (DECLARATION + BODY.encode() + b"\x00", "NUL byte"),
     "nul_byte_then_anything": (DECLARATION + BODY.encode() + b"\x00<robot> junk &", "NUL byte"),

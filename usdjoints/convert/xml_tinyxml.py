@@ -80,7 +80,8 @@ def parse(where: str, data: bytes, reader: str, *, base_url: str | None = None,
     notes = nul_notes + notes
     base_url = document_url(base_url) if base_url is not None else None
     try:
-        return etree.parse(io.BytesIO(data), strict_parser(), base_url=base_url), notes
+        tree = etree.parse(io.BytesIO(data), strict_parser(), base_url=base_url)
+        return _without_default_namespace(tree, reader, notes), notes
     except etree.XMLSyntaxError as error:
         strict_error = error
     data = _text_before_root(data, reader, notes)
@@ -92,7 +93,26 @@ def parse(where: str, data: bytes, reader: str, *, base_url: str | None = None,
         line = strict_error.lineno if strict_error.lineno else 1
         raise InputError(f"{where}:{line}", f"not well-formed XML: {strict_error.msg}",
                          "fix the XML syntax") from strict_error
-    return tree, notes
+    return _without_default_namespace(tree, reader, notes), notes
+
+
+def _without_default_namespace(tree, reader: str, notes: list[Note]):
+    """``tree`` with every element of a default namespace (``<robot xmlns="...">``) renamed to
+    its plain name. tinyxml2 knows no namespaces: to it ``xmlns`` is an attribute like any other
+    and the element is ``robot`` (bullet3's quadrotor.urdf declares one; urdfdom loads it).
+    Prefixed names keep their namespace."""
+    first = None
+    for element in tree.getroot().iter():
+        if not isinstance(element.tag, str) or element.prefix is not None or not element.tag.startswith("{"):
+            continue
+        name = etree.QName(element)
+        if first is None:
+            first = (element.sourceline or 1, name.namespace)
+        element.tag = name.localname
+    if first is not None:
+        notes.append((first[0], "XML namespace", f"the default namespace '{first[1]}' is ignored: its "
+                      f"elements are read by their plain names, as {reader} reads them"))
+    return tree
 
 
 def _before_nul(data: bytes, reader: str) -> tuple[bytes, list[Note]]:
