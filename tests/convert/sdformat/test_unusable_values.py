@@ -157,3 +157,20 @@ def test_missing_absolute_model_uri_lists_each_place_searched_once(tmp_path):
         convert_sdformat(source, tmp_path / "m.usda", resource_paths=[str(f) for f in folders])
     message = str(caught.value)
     assert "cannot find include uri" in message and message.count(str(missing)) == 2, message  # the uri, one place
+
+
+@pytest.mark.parametrize("where", ["link", "nested_model", "joint"])
+@pytest.mark.parametrize("value", ["nan 0 0 0 0 0", "0 0 0 inf 0 0"])
+def test_a_pose_that_is_not_finite_is_refused_at_its_line(tmp_path, where, value):
+    """A <pose> holding nan or inf, on a link, a nested model (the fuzzer's case: every link of
+    the nested model was written at (nan, nan, nan) and the conversion exited 0) or a joint:
+    refused at the pose's line, as every other non-finite number of the file is."""
+    pose = f"<pose>{value}</pose>"
+    if where == "link":
+        body = LINK.format("c").replace("<inertial>", pose + "<inertial>")
+    elif where == "nested_model":
+        body = f'<model name="inner">{LINK.format("c")}{pose}</model>'
+    else:
+        body = f'<joint name="j" type="fixed"><parent>a</parent><child>b</child>{pose}</joint>'
+    message = _refused(tmp_path, _model(body))
+    assert f"m.sdf:6: <pose> holds '{value}', which is not finite" in message

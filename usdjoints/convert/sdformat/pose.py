@@ -108,7 +108,10 @@ def parse_pose(element: etree._Element | None) -> tuple[Pose, str]:
     rotation_format = element.get("rotation_format", "euler_rpy")
     degrees = element.get("degrees", "false").strip().lower() in ("true", "1")
     values = parse_floats(element, None)
-    if beyond_float32(v for v in values if math.isfinite(v)):  # a joint frame's position is a float3
+    if not all(math.isfinite(v) for v in values):
+        raise InputError(where(element), f"<pose> holds '{' '.join((element.text or '').split())}', which is not "
+                         "finite", "write finite numbers")
+    if beyond_float32(values):  # a joint frame's position is a float3
         raise InputError(where(element), overflow_message(f"<{element.tag}>"))
     if not values:
         return IDENTITY, relative_to
