@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from usdjoints.convert.ir import JointType
+from usdjoints.convert.report import EntryKind
 from usdjoints.convert.sdformat import read_sdformat
 from usdjoints.convert.sdformat.pose import Pose
 from usdjoints.errors import InputError
@@ -189,3 +190,9 @@ def test_unsupported_and_extras_are_reported_not_dropped():
         assert kind in text
     kinds = {type(c.geometry).__name__ for c in robot.link("link").collisions if c.geometry is not None}
     assert {"Box", "Capsule", "Cylinder", "Plane", "Sphere", "MeshRef"} <= kinds
+    # a collision that loses its shape changes the physics (the link passes through what that
+    # shape would touch): a warning each, naming the collision; a visual's is only dropped
+    lost = {n.message.split("'")[1] for n in robot.notes
+            if n.kind == EntryKind.WARNING and "has no collider for it" in n.message}
+    dropped = [c for c in robot.link("link").collisions if c.geometry is None]
+    assert lost and len(lost) == len({c.name for c in dropped})

@@ -186,6 +186,10 @@ def _geometry(parent: etree._Element, link: str, locate_mesh, notes: list[Report
     kept = "" if tag not in UNSUPPORTED_GEOMETRY else " (no RobotIR shape for it yet)"
     notes.append(ReportEntry(EntryKind.DROPPED, where(shape), f"link {link}",
                              f"{parent.tag} '{parent.get('name', '')}': <{tag}> geometry is not converted{kept}"))
+    if parent.tag == "collision":  # the physics changes: what this shape would touch, the link passes through
+        notes.append(ReportEntry(EntryKind.WARNING, where(shape), f"link {link}",
+                                 f"collision '{parent.get('name', '')}': <{tag}> geometry is not converted; "
+                                 "the link has no collider for it"))
     return None
 
 
