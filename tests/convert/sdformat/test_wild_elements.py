@@ -572,3 +572,18 @@ def test_one_world_of_several_is_chosen_by_name(tmp_path, capsys):
     urdf = tmp_path / "r.urdf"
     urdf.write_text('<robot name="r"><link name="a"/></robot>')
     assert main(["convert", str(urdf), "-o", str(tmp_path / "u.usda"), "--world", "second"]) == 2
+
+
+def test_two_worlds_of_one_name_are_refused_at_the_second(tmp_path, capsys):
+    """libsdformat's Root::Load: DUPLICATE_NAME, "World with name[first] already exists. Each world
+    must have a unique name" (an error of the load). The fuzzer's case: --world first converted
+    one of them, the empty one, with exit 0."""
+    from usdjoints.cli import main
+
+    source = tmp_path / "worlds.sdf"
+    source.write_text(MULTIPLE_WORLDS.replace('name="second"', 'name="first"'))
+    for extra in ([], ["--world", "first"]):
+        assert main(["convert", str(source), "-o", str(tmp_path / "out.usda"), *extra]) == 2
+        (err,) = capsys.readouterr().err.strip().splitlines()
+        assert f"worlds.sdf:3: a second world named 'first' (the first is at line 2)" in err
+        assert not (tmp_path / "out.usda").exists()

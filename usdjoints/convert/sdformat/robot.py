@@ -32,6 +32,14 @@ from .pose import IDENTITY, Pose, where
 def _chosen_graph(resolved: ResolvedDocument, world: str | None):
     names = [g.scope.name for g in resolved.graphs if g.scope.kind == "world"]
     listed = ", ".join(repr(n) for n in names)
+    first: dict[str, str] = {}
+    for graph in resolved.graphs:  # libsdformat: DUPLICATE_NAME, "Each world must have a unique name"
+        if graph.scope.kind == "world" and first.setdefault(graph.scope.name, graph.scope.where) != graph.scope.where:
+            earlier = first[graph.scope.name]
+            file, _, line = earlier.rpartition(":")
+            at = f"line {line}" if file == graph.scope.where.rpartition(":")[0] else earlier
+            raise InputError(graph.scope.where, f"a second world named {graph.scope.name!r} (the first is at "
+                             f"{at}): each world must have a unique name", "rename one of them")
     if world is None:
         if len(resolved.graphs) > 1:
             raise InputError(str(resolved.path), f"the file holds {len(resolved.graphs)} worlds ({listed})",
