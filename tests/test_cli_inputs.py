@@ -139,6 +139,16 @@ def test_invalid_utf8_is_located_not_a_crash(tmp_path, where, text):
         assert f"bad.usda:{line_no}:{column}: invalid UTF-8" in result.stderr, result.stderr
 
 
+def test_invalid_utf8_in_a_crate_names_the_byte_in_hex():
+    """A crate (made by the fuzzer from a sample stage, one byte flipped) whose name or value is
+    not UTF-8: one line naming the file and the byte as the text reader does, not a Python bytes
+    literal. Oracle: the byte is in the file, and it cannot start a UTF-8 sequence (0x80-0xbf)."""
+    path = TESTS / "data" / "usd" / "crate_invalid_utf8_name.usdc"
+    line = one_line(run("walk", path))
+    assert f"{path}: holds a name or value that is not valid UTF-8 (byte 0x9a)" in line and "b'" not in line
+    assert b"\x9a" in path.read_bytes() and 0x80 <= 0x9a <= 0xbf
+
+
 def test_corrupt_crate_is_one_line_naming_the_file_never_a_silent_signal(tmp_path):
     plain = subprocess.run([sys.executable, "-c", "import sys; from pxr import Usd; Usd.Stage.Open(sys.argv[1])",
                             str(CORRUPT_CRATE)], capture_output=True, timeout=HANG_LIMIT)

@@ -79,7 +79,7 @@ def unreadable_values_rejected(stage):
         yield
     except UnicodeDecodeError as error:
         raise InputError(_stage_file(stage), "holds a name or value that is not valid UTF-8 "
-                         f"(byte {error.object[error.start:error.start + 1]!r})", "the file is damaged") from error
+                         f"(byte 0x{error.object[error.start]:02x})", "the file is damaged") from error
     except Tf.ErrorException as error:
         raise InputError(_stage_file(stage), f"USD cannot read a value: {usd_reason(error)}") from error
 
