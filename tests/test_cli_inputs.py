@@ -139,6 +139,28 @@ def test_invalid_utf8_is_located_not_a_crash(tmp_path, where, text):
         assert f"bad.usda:{line_no}:{column}: invalid UTF-8" in result.stderr, result.stderr
 
 
+@pytest.mark.parametrize("ext", ["usda", "usdc"])
+def test_a_value_clip_that_is_not_a_layer_is_blamed_not_the_stage(tmp_path, ext):
+    """A stage whose value clip is a text file (the fuzzer's case: clips naming secret.txt): one
+    line naming the clip and OpenUSD's reason, the same for a text and a binary stage. The crate
+    was said to be corrupt, and OpenUSD's warning about the clip came after the error line, when
+    the interpreter exited."""
+    from pxr import Sdf, Usd
+
+    (tmp_path / "notes.txt").write_text("not a layer\n")
+    layer = Sdf.Layer.CreateAnonymous(".usda")
+    authoring = Usd.Stage.Open(layer)
+    clips = Usd.ClipsAPI(authoring.DefinePrim("/World", "Xform"))
+    clips.SetClipAssetPaths([Sdf.AssetPath("./notes.txt")])
+    clips.SetClipActive([(0.0, 0)])
+    clips.SetClipPrimPath("/World")
+    stage = tmp_path / f"clipped.{ext}"
+    layer.Export(str(stage))
+    line = one_line(run("walk", stage))
+    assert line.endswith(f"clipped.{ext}: USD cannot read this file: Cannot determine file format for "
+                         f"@{tmp_path / 'notes.txt'}@"), line
+
+
 def test_invalid_utf8_in_a_crate_names_the_byte_in_hex():
     """A crate (made by the fuzzer from a sample stage, one byte flipped) whose name or value is
     not UTF-8: one line naming the file and the byte as the text reader does, not a Python bytes

@@ -103,7 +103,10 @@ def _remember_refusal(path: str, visited: list[str], error: InputError) -> None:
     files = [path] + [f for f in visited if f != path]
     if len(_REFUSED) >= _MAX_REFUSED:
         _REFUSED.pop(next(iter(_REFUSED)))
-    _REFUSED[os.path.realpath(path)] = (_files_identity(files), error)
+    # a copy without the traceback: the original's frames hold the stage's layers, which OpenUSD
+    # would otherwise close at the interpreter's exit, past captured_native_stderr (a clip layer it
+    # cannot read warned then, after the one-line error)
+    _REFUSED[os.path.realpath(path)] = (_files_identity(files), InputError(error.where, error.message, error.hint))
 
 
 def _raise_if_refused(path: str) -> None:
@@ -394,8 +397,8 @@ def usd_error_text(error, path: str, shown: str) -> str:
         reason = re.sub(r",? while reading @[^@]*@", "", reason)
         if reason.startswith("is "):
             return f"{shown}: {_tidy(reason)}"
-        if _is_binary(path, (CRATE_MAGIC,)):
-            reason = _crate_reason(reason)
+        if _is_binary(path, (CRATE_MAGIC,)) and not _ASSET.search(reason):
+            reason = _crate_reason(reason)  # (a reason naming an asset is about that asset, not the crate)
         return f"{shown}: USD cannot read this file: {_tidy(reason)}"
     return f"{shown}: USD cannot read this file"
 
@@ -403,6 +406,9 @@ def usd_error_text(error, path: str, shown: str) -> str:
 # what the C++ library says when a size read from a corrupt file is out of range (not bad_alloc:
 # memory running out under the probe's limit is its own message, stage_probe.py)
 _CPP_SIZE = re.compile(r"vector::_M_|std::vector larger than max_size|std::length_error")
+
+
+_ASSET = re.compile(r"@[^@]+@")
 
 
 def _crate_reason(reason: str) -> str:
