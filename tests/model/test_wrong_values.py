@@ -192,3 +192,22 @@ def test_drive_type_outside_allowed_tokens_is_a_force_drive(tmp_path):
     }""")
     model = load_model(path)
     assert list(model.dof_drive_type) == [DRIVE_FORCE]
+
+
+@pytest.mark.parametrize("attribute, shown", [
+    ("float3 physics:diagonalInertia = (nan, 1e20, 0)", "its inertia (physics:diagonalInertia = (nan, 1e+20, 0))"),
+    ("float physics:mass = inf", "its mass inf kg (from physics:mass)"),
+])
+def test_a_value_that_is_not_finite_is_named_with_its_value(tmp_path, attribute, shown):
+    """The fuzzer's case: physics:diagonalInertia = (nan, 1e20, 0) was reported as one of four
+    attributes it might be; the message names the one and its value."""
+    path = _stage(tmp_path, f"""
+    def Cube "A" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
+    {{
+        {attribute}
+    }}""")
+    with pytest.raises(InputError) as error:
+        load_model(path)
+    message = str(error.value)
+    assert message.startswith(f"/World/A: not finite in SI units: {shown}"), message
+    assert "\n" not in message and len(message) < 200

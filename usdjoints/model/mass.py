@@ -33,10 +33,25 @@ def body_mass_properties(body_path: str, desc: MassDesc, meters_per_unit: float,
                                 np.array(desc.inertia, dtype=float),
                                 desc.source in ("shapes", "density") or desc.inertia_source == "shapes",
                                 desc.defaulted)
-    bad = [name for name, value in (("mass", properties.mass), ("centre of mass", properties.com),
-                                    ("inertia", properties.inertia)) if not np.all(np.isfinite(value))]
+    origin = {"authored": "physics:mass", "density": "the colliders' sizes and density",
+              "shapes": "the colliders' sizes", "default": "the default"}
+    bad = []
+    if not np.isfinite(properties.mass):
+        bad.append(f"mass {properties.mass:g} kg (from {origin.get(desc.source, desc.source)})")
+    if not np.all(np.isfinite(properties.com)):
+        bad.append(f"centre of mass {_shown(properties.com)} m (physics:centerOfMass, or the colliders')")
+    if not np.all(np.isfinite(properties.inertia)):
+        authored = desc.authored_diagonal
+        if authored is not None and not np.all(np.isfinite(np.asarray(authored, dtype=float))):
+            bad.append(f"inertia (physics:diagonalInertia = {_shown(authored)})")
+        else:
+            bad.append(f"inertia diagonal {_shown(np.diag(properties.inertia))} kg m^2 (from "
+                       f"{origin.get(desc.inertia_source, desc.inertia_source)})")
     if bad:
-        raise InputError(body_path, f"not finite in SI units: its {', '.join(bad)} (physics:mass, "
-                         f"physics:centerOfMass, physics:diagonalInertia or its shapes' sizes, metersPerUnit "
+        raise InputError(body_path, f"not finite in SI units: its {'; '.join(bad)} (metersPerUnit "
                          f"{meters_per_unit:g}, kilogramsPerUnit {kilograms_per_unit:g})")
     return properties
+
+
+def _shown(values) -> str:
+    return "(" + ", ".join(f"{float(v):g}" for v in np.ravel(values)) + ")"
