@@ -211,3 +211,25 @@ def test_a_value_that_is_not_finite_is_named_with_its_value(tmp_path, attribute,
     message = str(error.value)
     assert message.startswith(f"/World/A: not finite in SI units: {shown}"), message
     assert "\n" not in message and len(message) < 200
+
+
+def test_a_joint_frame_that_is_not_finite_is_named_with_its_values(tmp_path):
+    """The fuzzer's case: physics:localPos1 = (inf, nan, 0) on a hinge was reported as 'its frame or
+    its bodies' velocities'; the message names the frame and shows both anchors."""
+    path = _stage(tmp_path, """
+    def Cube "A" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
+    {
+        float physics:mass = 1
+    }
+    def PhysicsRevoluteJoint "j"
+    {
+        rel physics:body1 = </World/A>
+        point3f physics:localPos0 = (0, 0, 0.1)
+        point3f physics:localPos1 = (inf, nan, 0)
+    }""")
+    with pytest.raises(InputError) as error:
+        load_model(path)
+    message = str(error.value)
+    assert message.startswith("/World/j: its frame is not finite in SI units (physics:localPos0 = (0, 0, 0.1), "
+                              "physics:localPos1 = (inf, nan, 0)"), message
+    assert "\n" not in message

@@ -178,7 +178,9 @@ def _joint_arguments(joint: JointDesc, child: str, parent: Optional[str], dynami
     R_pj, p_pj = _pose(parent_pose, mpu)
     R_cj, p_cj = _pose(child_pose, mpu)
     sign = 1.0 if child_is_body1 else -1.0
-    args = dict(R_parent_joint=R_pj, p_parent_joint=p_pj, R_joint_child=R_cj.T, p_joint_child=-R_cj.T @ p_cj)
+    with np.errstate(invalid="ignore", over="ignore"):  # a frame that is not finite is refused later, by name
+        p_joint_child = -R_cj.T @ p_cj
+    args = dict(R_parent_joint=R_pj, p_parent_joint=p_pj, R_joint_child=R_cj.T, p_joint_child=p_joint_child)
     if joint.type == "fixed":
         args["joint_type"] = "fixed"
         return args, None

@@ -117,9 +117,14 @@ def initial_qd(model, tree, description, dynamic: dict, mpu: float) -> np.ndarra
         sl = model.v_slice(joint.path)
         columns = dof_twists[sl].T
         relative = authored - base
-        if not (np.all(np.isfinite(columns)) and np.all(np.isfinite(relative))):
-            raise InputError(joint.path, "its frame or its bodies' velocities are not finite in SI units "
-                             "(physics:localPos0/1, the bodies' transforms or velocities)")
+        if not np.all(np.isfinite(columns)):
+            frames = ", ".join(f"physics:localPos{side} = ({', '.join(f'{float(v):g}' for v in pose.position)})"
+                               for side, pose in ((0, joint.local_pose0), (1, joint.local_pose1)))
+            raise InputError(joint.path, f"its frame is not finite in SI units ({frames}; or its bodies' "
+                             f"transforms, metersPerUnit {mpu:g})")
+        if not np.all(np.isfinite(relative)):
+            raise InputError(joint.path, "its bodies' velocities are not finite in SI units (physics:velocity, "
+                             f"physics:angularVelocity, or their transforms; metersPerUnit {mpu:g})")
         if np.any(relative != 0.0):
             qd[sl] = np.linalg.lstsq(columns, relative, rcond=None)[0]
         _apply_states(qd, sl, joint, mpu, "velocity", model, reversed_=joint.body1 != child)
