@@ -151,6 +151,8 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
 
 def _cmd_convert(args: argparse.Namespace) -> int:
     from .convert.api import convert_file
+    from .convert.report import EntryKind
+    from .convert.usd_writer import MASSLESS_MASS
     from .outputs import USD_LAYER_EXTENSIONS, check_outputs
 
     packages = {}
@@ -167,6 +169,11 @@ def _cmd_convert(args: argparse.Namespace) -> int:
                               world=args.world)
     for entry in report.warnings:
         _note(args, f"usdjoints: warning: {entry.where}: {entry.element}: {entry.message}")
+    stand_ins = sum(1 for e in report.entries if e.kind is EntryKind.CHOICE and e.element.endswith(" mass")
+                    and e.message.startswith("no <inertial>"))
+    if report.body_count >= 2 and stand_ins >= report.body_count:  # robotics-toolbox's puma560 URDF
+        _note(args, f"usdjoints: note: none of the {report.body_count} bodies has an <inertial>: each is written "
+                    f"as a {MASSLESS_MASS:g} kg stand-in, so a simulation of this stage does not move as the robot does")
     if args.report == "json":
         from .jsonio import dumps
 

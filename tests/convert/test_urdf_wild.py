@@ -355,3 +355,19 @@ def test_xacro_expression_left_in_a_number_is_refused_saying_to_run_xacro(tmp_pa
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert f"{source}:7:" in line and "needs 1 number " in line and "expand it with xacro first" in line
     assert not (tmp_path / "out.usda").exists()
+
+
+def test_a_robot_without_any_inertial_is_noted_on_the_command_line(tmp_path, capsys):
+    """robotics-toolbox's puma560 URDF has no <inertial> at all: every link is written as the
+    1 g stand-in (a choice entry each, in the JSON report), and the command line says once that
+    the stage's dynamics are not the robot's. One link with an <inertial> is enough to drop it."""
+    source = tmp_path / "bare.urdf"
+    source.write_text(BODY)
+    assert _cli(source, "-o", tmp_path / "bare.usda") == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if "has an <inertial>" in line]
+    assert notes == ["usdjoints: note: none of the 2 bodies has an <inertial>: each is written as a 0.001 kg "
+                     "stand-in, so a simulation of this stage does not move as the robot does"]
+    source.write_text(BODY.replace('<link name="b"/>', '<link name="b"><inertial><mass value="1"/>'
+                                   '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'))
+    assert _cli(source, "-o", tmp_path / "half.usda") == 0
+    assert "has an <inertial>" not in capsys.readouterr().err
