@@ -371,3 +371,20 @@ def test_a_robot_without_any_inertial_is_noted_on_the_command_line(tmp_path, cap
                                    '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'))
     assert _cli(source, "-o", tmp_path / "half.usda") == 0
     assert "has an <inertial>" not in capsys.readouterr().err
+
+
+def test_floating_base_on_a_model_hinged_to_the_world_says_the_joint_is_kept(tmp_path):
+    """drake's cart_pole.sdf slides on a prismatic joint to the world: --floating-base cannot free
+    it (only welds to the world are left out), and the warning says so instead of a silent fixed
+    base. The joint is written, with the world as its body0."""
+    source = tmp_path / "hinged.urdf"
+    source.write_text(BODY.replace('<link name="a"/>', '<link name="world"/><link name="a"/>'
+                                   '<joint name="w" type="revolute"><parent link="world"/><child link="a"/>'
+                                   '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'))
+    report = convert_urdf(source, tmp_path / "out.usda", floating_base=True)
+    (warning,) = [w for w in report.warnings if "to the world" in w.message]
+    assert warning.element == "joint 'w'" and "floating base was requested" in warning.message
+    stage = Usd.Stage.Open(str(tmp_path / "out.usda"))
+    from pxr import UsdPhysics
+    joints = {p.GetName(): UsdPhysics.Joint(p) for p in stage.Traverse() if p.IsA(UsdPhysics.Joint)}
+    assert joints["w"].GetBody0Rel().GetTargets() == []

@@ -45,6 +45,10 @@ def plan_base(robot: RobotIR, floating_base: bool | None, notes: Notes) -> BaseP
                 skipped.add(joint.name)
                 notes.add(EntryKind.DROPPED, str(joint.source), f"joint {joint.name!r}",
                           "weld to the world not written (floating base requested)")
+            elif joint.type not in (JointType.FLOATING, JointType.GEARBOX) and world in (joint.parent, joint.child):
+                notes.add(EntryKind.WARNING, str(joint.source), f"joint {joint.name!r}",
+                          f"a {joint.type.name.lower()} joint to the world: kept, so the model stays held to "
+                          "the world although a floating base was requested")
     forest = build_forest(robot, anchors, frozenset(skipped))
     components, welds = [], []
     for component in forest.components:
