@@ -76,9 +76,10 @@ class SurfaceLibrary:
             notes.add(EntryKind.DEFAULT, str(surface.source), f"link {link.name!r} friction",
                       f"not written; the sdformat default mu {SPEC_MU} is used")
         restitution = 0.0 if surface.restitution is None else surface.restitution
-        if mu < 0.0 or restitution < 0.0:
+        negative = [f"{name} {value}" for name, value in (("friction", mu), ("restitution", restitution)) if value < 0.0]
+        if negative:
             notes.add(EntryKind.WARNING, str(surface.source), f"link {link.name!r} surface",
-                      f"negative friction {mu} or restitution {restitution} is written as given")
+                      f"negative {' and '.join(negative)} {'is' if len(negative) == 1 else 'are'} written as given")
         key = (mu, restitution)
         material = self._materials.get(key)
         if material is None:

@@ -174,3 +174,19 @@ def test_a_pose_that_is_not_finite_is_refused_at_its_line(tmp_path, where, value
         body = f'<joint name="j" type="fixed"><parent>a</parent><child>b</child>{pose}</joint>'
     message = _refused(tmp_path, _model(body))
     assert f"m.sdf:6: <pose> holds '{value}', which is not finite" in message
+
+
+@pytest.mark.parametrize("mu, bounce, words", [
+    ("-1", "0", "negative friction -1.0 is written as given"),
+    ("0.5", "-0.5", "negative restitution -0.5 is written as given"),
+    ("-1", "-0.5", "negative friction -1.0 and restitution -0.5 are written as given"),
+])
+def test_a_negative_friction_or_restitution_warning_names_only_what_is_negative(tmp_path, mu, bounce, words):
+    """gazebo_models' ragdoll has mu -1; the warning named its restitution 0.0 as well."""
+    collision = (f'<collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry><surface>'
+                 f'<friction><ode><mu>{mu}</mu></ode></friction><bounce><restitution_coefficient>{bounce}'
+                 f'</restitution_coefficient></bounce></surface></collision>')
+    source = tmp_path / "m.sdf"
+    source.write_bytes(_model(LINK.format("c").replace("</inertial>", "</inertial>" + collision)))
+    report = convert_sdformat(source, tmp_path / "m.usda")
+    assert [w.message for w in report.warnings if "negative" in w.message] == [words]
