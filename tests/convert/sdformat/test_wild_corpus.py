@@ -115,6 +115,10 @@ def test_file_libsdformat_loads_converts_with_its_poses_frames_and_axes(tmp_path
         expected = _pose(record["pose_in_model"])
         assert np.allclose(X_model_link.position, expected.position, atol=POSITION_TOL, rtol=0), name
         assert _angle(X_model_link.orientation, expected.orientation) < ANGLE_TOL, name
+        mass = UsdPhysics.MassAPI(prim).GetMassAttr()
+        if prim.HasAPI(UsdPhysics.RigidBodyAPI) and "mass" in record and mass.HasAuthoredValue():
+            # libsdformat's mass (its dump prints 6 digits), 1 kg for a link without <inertial>
+            assert mass.Get() == pytest.approx(record["mass"], rel=1e-5), name
     descs = {}
     for kind, (paths, items) in parsed.items():
         for path, desc in zip(paths, items):

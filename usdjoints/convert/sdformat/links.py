@@ -103,10 +103,13 @@ def read_link(graph: FrameGraph, d: Decl, name: str, X_root_scope: Pose, static:
     return link, notes
 
 
-def _inertial(link: etree._Element, name: str, notes: list[ReportEntry], origin) -> ir.Inertial | None:
+def _inertial(link: etree._Element, name: str, notes: list[ReportEntry], origin) -> ir.Inertial:
+    """The link's <inertial>; without one, the element's defaults (mass 1 kg, unit inertia at the
+    link origin), which libsdformat gives such a link (its reference dumps: mass 1) and Gazebo
+    simulates. (A URDF link without one is massless to urdfdom: that reader returns None.)"""
     element = link.find("inertial")
     if element is None:
-        return None
+        return ir.Inertial(None, None, None, source(link))
     if element.get("auto", "false").strip().lower() in ("true", "1"):
         notes.append(ReportEntry(EntryKind.WARNING, where(element), f"link {name}",
                                  "inertial auto='true' is not computed from collisions; the written or default values are used"))
