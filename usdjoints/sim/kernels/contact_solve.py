@@ -478,7 +478,8 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
     overlapping = False
     # no more rows than dofs: the sweeps run on the Delassus matrix W = J H^-1 J^T (_sweeps),
     # formed once for both solves; without constraints from half solves y_r = L^-T J_r^T
-    # (W_rs = sum_i y_ri y_si / D_i), with them from the rows' projected columns
+    # (W_rs = sum_i y_ri y_si / D_i; PJ then holds y_r / sqrt(D), which nothing else reads),
+    # with them from the rows' projected columns
     unit = rows <= nv
     columns = not unit or m_eq > 0
     for c in range(n_contacts):
@@ -517,14 +518,15 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
         if depths[c] > 0.0:
             overlapping = True
     if unit:
+        if not columns:  # y_r / sqrt(D): then W_rs is a plain dot product, no division in it
+            for d in range(nv):
+                zero[d] = 1.0 / math.sqrt(LD[d, d])
+            for r in range(rows):
+                for d in range(nv):
+                    PJ[r, d] *= zero[d]
         for r in range(rows):
             for t in range(r + 1):
-                value = 0.0
-                if columns:
-                    value = _row_velocity(J, r, PJ[t])
-                else:
-                    for d in range(nv):
-                        value += PJ[r, d] * PJ[t, d] / LD[d, d]
+                value = _row_velocity(J, r, PJ[t]) if columns else _row_velocity(PJ, r, PJ[t])
                 W[r, t] = value
                 W[t, r] = value
             diag[r] = W[r, r]
