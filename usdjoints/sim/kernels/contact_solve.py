@@ -33,9 +33,11 @@ import math
 import numpy as np
 
 from . import FMA, INTERNAL, njit, plain_argument_types
-from .constraints import accumulate_jacobian, project_out
+from .constraints import project_out
 from .contact import SETTING_ITERATIONS, SETTING_MAX_DEPENETRATION, SETTING_TIME_CONSTANT, _dot
-from .crba import ltdl_solve, ltdl_transpose_solve
+from .crba import ltdl_solve
+from .jcalc import primitive_nv
+from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
 
 # A sweep of the Gauss-Seidel solve that changes no row's velocity by more than this ends it
 # [m/s, rad/s]
@@ -64,11 +66,71 @@ def _tangents(n, t1, t2):
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
+def _contact_rows(link_table, S, Rw, pw, link, point, dirs, scale, J, r0):
+    """J[r0 + k] += scale * d(dirs[k] . velocity)/dv (k = 0, 1, 2) for the point [m] fixed to
+    ``link`` (world coordinates): constraints.accumulate_jacobian for a contact's three
+    directions in one walk to the root."""
+    j = link
+    while j >= 0:
+        v0 = link_table[j, LINK_V_START]
+        dx = point[0] - pw[j, 0]
+        dy = point[1] - pw[j, 1]
+        dz = point[2] - pw[j, 2]
+        for c in range(primitive_nv(link_table[j, LINK_TYPE])):
+            wx = Rw[j, 0, 0] * S[j, 0, c] + Rw[j, 0, 1] * S[j, 1, c] + Rw[j, 0, 2] * S[j, 2, c]
+            wy = Rw[j, 1, 0] * S[j, 0, c] + Rw[j, 1, 1] * S[j, 1, c] + Rw[j, 1, 2] * S[j, 2, c]
+            wz = Rw[j, 2, 0] * S[j, 0, c] + Rw[j, 2, 1] * S[j, 1, c] + Rw[j, 2, 2] * S[j, 2, c]
+            lx = Rw[j, 0, 0] * S[j, 3, c] + Rw[j, 0, 1] * S[j, 4, c] + Rw[j, 0, 2] * S[j, 5, c] + wy * dz - wz * dy
+            ly = Rw[j, 1, 0] * S[j, 3, c] + Rw[j, 1, 1] * S[j, 4, c] + Rw[j, 1, 2] * S[j, 5, c] + wz * dx - wx * dz
+            lz = Rw[j, 2, 0] * S[j, 3, c] + Rw[j, 2, 1] * S[j, 4, c] + Rw[j, 2, 2] * S[j, 5, c] + wx * dy - wy * dx
+            for k in range(3):
+                J[r0 + k, v0 + c] += scale * (dirs[k, 0] * lx + dirs[k, 1] * ly + dirs[k, 2] * lz)
+        j = link_table[j, LINK_PARENT]
+
+
+@njit(cache=True, fastmath=FMA, **INTERNAL)
+def _support(link_table, la, lb, mark, out):
+    """The dofs a contact's rows between links la and lb (-1: the world) can be nonzero on,
+    those of both links' chains to the root, into out in decreasing order; returns their
+    number. The set holds every ancestor of its dofs, so the half solve L^-T of such a row stays
+    in it. mark bool [nv] is scratch, all False before and after."""
+    for side in range(2):
+        j = la if side == 0 else lb
+        while j >= 0:
+            v0 = link_table[j, LINK_V_START]
+            for c in range(primitive_nv(link_table[j, LINK_TYPE])):
+                mark[v0 + c] = True
+            j = link_table[j, LINK_PARENT]
+    n = 0
+    for d in range(mark.shape[0] - 1, -1, -1):
+        if mark[d]:
+            out[n] = d
+            n += 1
+            mark[d] = False
+    return n
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def _row_velocity(J, r, w):
-    value = 0.0
-    for d in range(w.shape[0]):
-        value += J[r, d] * w[d]
-    return value
+    """J[r] . w, in four partial sums: one sum is a chain of dependent multiply-adds (FMA keeps
+    their order, so the compiler cannot split it), four are independent and overlap; the W of
+    four foot contacts took a quarter of the contact solve's time as one chain."""
+    n = w.shape[0]
+    s0 = 0.0
+    s1 = 0.0
+    s2 = 0.0
+    s3 = 0.0
+    d = 0
+    while d + 4 <= n:
+        s0 += J[r, d] * w[d]
+        s1 += J[r, d + 1] * w[d + 1]
+        s2 += J[r, d + 2] * w[d + 2]
+        s3 += J[r, d + 3] * w[d + 3]
+        d += 4
+    while d < n:
+        s0 += J[r, d] * w[d]
+        d += 1
+    return (s0 + s1) + (s2 + s3)
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
@@ -443,7 +505,8 @@ def solve_workspace(contacts, nv):
     """solve_contacts' scratch for at most ``contacts`` contacts of a model of nv dofs, allocated
     once per trajectory (each allocation in a step is a call, and reference counts on the array):
     (t1, t2, dirs [3, 3], mu and w12 per contact, diag and reg per row, the Delassus matrix W
-    with room for the joint rows [n, n] and a zero vector [nv]), then _solve's (w0, dof_of,
+    with room for the joint rows [n, n], a zero vector [nv], each contact's dofs (_support)
+    [contacts, nv] and their number [contacts], flags [nv]), then _solve's (w0, dof_of,
     x_of, lam_j, diag_j, joined [nv], the joint rows' columns PJl [nv, nv], the rows' velocities
     u [n], x [nv], and _direct's A [d, d], b, idx and active [d]). W, u and _direct's are used
     when the contact rows are no more than the dofs, so d = min(3 contacts, nv) and n = d + nv."""
@@ -451,7 +514,9 @@ def solve_workspace(contacts, nv):
     d = min(rows, nv)
     n = d + nv
     return ((np.empty(3), np.empty(3), np.empty((3, 3)), np.empty(contacts), np.empty(contacts),
-             np.empty(rows), np.empty(rows), np.empty((n, n)), np.empty(nv)),
+             np.empty(rows), np.empty(rows), np.empty((n, n)), np.empty(nv),
+             np.empty((contacts, nv), dtype=np.int64), np.empty(contacts, dtype=np.int64),
+             np.zeros(nv, dtype=np.bool_)),
             (np.empty(nv), np.empty(nv, dtype=np.int64), np.empty(nv, dtype=np.int64), np.empty(nv),
              np.empty(nv), np.empty(nv, dtype=np.bool_), np.empty((nv, nv)), np.empty(n),
              np.empty(nv), np.empty((d, d)), np.empty(d), np.empty(d, dtype=np.int64),
@@ -472,7 +537,7 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
     compiles no projection)."""
     nv = v.shape[0]
     rows = 3 * n_contacts
-    (t1, t2, dirs, mu, w12, diag, reg, W, zero), solve_work = work
+    (t1, t2, dirs, mu, w12, diag, reg, W, zero, support, support_n, mark), solve_work = work
     max_push = max(settings[SETTING_MAX_DEPENETRATION], 0.0)
     rate = 1.0 / settings[SETTING_TIME_CONSTANT]
     overlapping = False
@@ -492,19 +557,30 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
             dirs[1, a] = t1[a]
             dirs[2, a] = t2[a]
         for k in range(3):
-            r = 3 * c + k
             for d in range(nv):
-                J[r, d] = 0.0
-            accumulate_jacobian(link_table, S, Rw, pw, col_link[cb], points[c], dirs[k], False, 1.0, J[r])
-            accumulate_jacobian(link_table, S, Rw, pw, col_link[ca], points[c], dirs[k], False, -1.0, J[r])
+                J[3 * c + k, d] = 0.0
+        _contact_rows(link_table, S, Rw, pw, col_link[cb], points[c], dirs, 1.0, J, 3 * c)
+        _contact_rows(link_table, S, Rw, pw, col_link[ca], points[c], dirs, -1.0, J, 3 * c)
+        for k in range(3):
+            r = 3 * c + k
             for d in range(nv):
                 PJ[r, d] = J[r, d]
             if columns:
                 ltdl_solve(dof_parent, LD, PJ[r])
                 if G is not None and m_eq > 0:
                     project_out(G, Y, A, m_eq, PJ[r], lam_eq)
-            else:
-                ltdl_transpose_solve(dof_parent, LD, PJ[r])
+        if not columns:  # the half solve L^-T J_r^T on the rows' dofs alone
+            n_s = _support(link_table, col_link[ca], col_link[cb], mark, support[c])
+            support_n[c] = n_s
+            for k in range(3):
+                r = 3 * c + k
+                for a in range(n_s):
+                    i = support[c, a]
+                    xi = PJ[r, i]
+                    j = dof_parent[i]
+                    while j >= 0:
+                        PJ[r, j] -= LD[i, j] * xi
+                        j = dof_parent[j]
         e = 0.5 * (col_restitution[ca] + col_restitution[cb])
         target[3 * c + 1] = 0.0
         target[3 * c + 2] = 0.0
