@@ -124,6 +124,18 @@ def _implicit_solve(dof_parent, qd, h, M, bias, tau, K, D, qdd_out, H):
     ltdl_solve(dof_parent, M, qdd_out)
 
 
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def _within_intervals(lim_work, qd):
+    """Whether every dof's velocity lies in the interval limits.limit_impulses left in the first
+    two vectors of lim_work."""
+    lo = lim_work[0]
+    hi = lim_work[1]
+    for k in range(qd.shape[0]):
+        if not (lo[k] <= qd[k] <= hi[k]):
+            return False
+    return True
+
+
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def failing_dof(link_table, q, qd, settings):
     """The first dof whose state is not finite or faster than the divergence bounds
@@ -418,9 +430,13 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                                                   pairs, n_contacts, pair_of, points, normals,
                                                   depths, v_start, dt, settings, J, PJ, lam_c, target,
                                                   lim_work, solve_work, qd, c_bias)
-                        if limits is not None:
-                            # the contact solve held the limits; this pass (a bounds check on most
-                            # steps) keeps the last word on the velocity with the loops' metric
+                        if limits is not None and (biased or nd > 0 or constraints is not None
+                                                   or not _within_intervals(lim_work, qd)):
+                            # the contact solve held the limits; this pass keeps the last word on
+                            # the velocity with the loops' metric. Without loops, distance rows
+                            # or a joint outside its limits it would only find every velocity
+                            # inside the intervals the first pass left in lim_work (q has not
+                            # moved since): then it is skipped
                             biased = limit_impulses(link_table, dof_table, dof_parent, M, H, q, dt,
                                                     lim_work, lim_iwork, lim_C, lim_A, qd,
                                                     lim_bias, G_rows, Y, A, m, lam, S, I6, Rw, pw, limit_rows,
