@@ -34,10 +34,10 @@ import numpy as np
 
 from . import FMA, INTERNAL, njit, plain_argument_types
 from .constraints import project_out
-from .contact import SETTING_ITERATIONS, SETTING_MAX_DEPENETRATION, SETTING_TIME_CONSTANT, _dot
+from .contact import SETTING_ITERATIONS, SETTING_MAX_DEPENETRATION, SETTING_TIME_CONSTANT
+from .contact_direct import direct_solve
+from .contact_rows import contact_rows, contact_support, tangents
 from .crba import ltdl_solve
-from .jcalc import primitive_nv
-from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
 
 # A sweep of the Gauss-Seidel solve that changes no row's velocity by more than this ends it
 # [m/s, rad/s]
@@ -45,69 +45,6 @@ CONVERGED = 1e-10
 # Each contact normal row's compliance as a fraction of its effective inverse mass W_rr (see
 # solve_contacts): the response to a contact is then the same for a 1 g link as for a 10 kg one.
 REGULARISATION = 1e-6
-# A pivot of the direct solve (_direct) below this fraction of its diagonal: the rows are nearly
-# dependent (two contacts one link can only take together), and the sweeps solve instead
-PIVOT_LOST = 1e-10
-
-
-@njit(cache=True, fastmath=FMA, **INTERNAL)
-def _tangents(n, t1, t2):
-    if abs(n[0]) < 0.9:
-        t1[0], t1[1], t1[2] = 0.0, n[2], -n[1]
-    else:
-        t1[0], t1[1], t1[2] = -n[2], 0.0, n[0]
-    norm = math.sqrt(_dot(t1, t1))
-    for a in range(3):
-        t1[a] /= norm
-    t2[0] = n[1] * t1[2] - n[2] * t1[1]
-    t2[1] = n[2] * t1[0] - n[0] * t1[2]
-    t2[2] = n[0] * t1[1] - n[1] * t1[0]
-
-
-
-@njit(cache=True, fastmath=FMA, **INTERNAL)
-def _contact_rows(link_table, S, Rw, pw, link, point, dirs, scale, J, r0):
-    """J[r0 + k] += scale * d(dirs[k] . velocity)/dv (k = 0, 1, 2) for the point [m] fixed to
-    ``link`` (world coordinates): constraints.accumulate_jacobian for a contact's three
-    directions in one walk to the root."""
-    j = link
-    while j >= 0:
-        v0 = link_table[j, LINK_V_START]
-        dx = point[0] - pw[j, 0]
-        dy = point[1] - pw[j, 1]
-        dz = point[2] - pw[j, 2]
-        for c in range(primitive_nv(link_table[j, LINK_TYPE])):
-            wx = Rw[j, 0, 0] * S[j, 0, c] + Rw[j, 0, 1] * S[j, 1, c] + Rw[j, 0, 2] * S[j, 2, c]
-            wy = Rw[j, 1, 0] * S[j, 0, c] + Rw[j, 1, 1] * S[j, 1, c] + Rw[j, 1, 2] * S[j, 2, c]
-            wz = Rw[j, 2, 0] * S[j, 0, c] + Rw[j, 2, 1] * S[j, 1, c] + Rw[j, 2, 2] * S[j, 2, c]
-            lx = Rw[j, 0, 0] * S[j, 3, c] + Rw[j, 0, 1] * S[j, 4, c] + Rw[j, 0, 2] * S[j, 5, c] + wy * dz - wz * dy
-            ly = Rw[j, 1, 0] * S[j, 3, c] + Rw[j, 1, 1] * S[j, 4, c] + Rw[j, 1, 2] * S[j, 5, c] + wz * dx - wx * dz
-            lz = Rw[j, 2, 0] * S[j, 3, c] + Rw[j, 2, 1] * S[j, 4, c] + Rw[j, 2, 2] * S[j, 5, c] + wx * dy - wy * dx
-            for k in range(3):
-                J[r0 + k, v0 + c] += scale * (dirs[k, 0] * lx + dirs[k, 1] * ly + dirs[k, 2] * lz)
-        j = link_table[j, LINK_PARENT]
-
-
-@njit(cache=True, fastmath=FMA, **INTERNAL)
-def _support(link_table, la, lb, mark, out):
-    """The dofs a contact's rows between links la and lb (-1: the world) can be nonzero on,
-    those of both links' chains to the root, into out in decreasing order; returns their
-    number. The set holds every ancestor of its dofs, so the half solve L^-T of such a row stays
-    in it. mark bool [nv] is scratch, all False before and after."""
-    for side in range(2):
-        j = la if side == 0 else lb
-        while j >= 0:
-            v0 = link_table[j, LINK_V_START]
-            for c in range(primitive_nv(link_table[j, LINK_TYPE])):
-                mark[v0 + c] = True
-            j = link_table[j, LINK_PARENT]
-    n = 0
-    for d in range(mark.shape[0] - 1, -1, -1):
-        if mark[d]:
-            out[n] = d
-            n += 1
-            mark[d] = False
-    return n
 
 
 @njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
@@ -257,104 +194,6 @@ def _velocity(dof_parent, LD, J, PJ, columns, rows, PJl, n_j, dof_of, lam, lam_j
         w[d] = w0[d] + x[d]
 
 
-@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
-def _cholesky(A, n, b):
-    """b[:n] <- A[:n, :n]^-1 b[:n] for a symmetric positive definite A (its lower triangle read,
-    then overwritten by its factor); False, with A and b spoilt, when a pivot falls below
-    PIVOT_LOST of its diagonal (rows nearly dependent)."""
-    for j in range(n):
-        d = A[j, j]
-        for t in range(j):
-            d -= A[j, t] * A[j, t]
-        if not d > PIVOT_LOST * A[j, j]:
-            return False
-        d = math.sqrt(d)
-        A[j, j] = d
-        for i in range(j + 1, n):
-            s = A[i, j]
-            for t in range(j):
-                s -= A[i, t] * A[j, t]
-            A[i, j] = s / d
-    for i in range(n):
-        s = b[i]
-        for t in range(i):
-            s -= A[i, t] * b[t]
-        b[i] = s / A[i, i]
-    for i in range(n - 1, -1, -1):
-        s = b[i]
-        for t in range(i + 1, n):
-            s -= A[t, i] * b[t]
-        b[i] = s / A[i, i]
-    return True
-
-
-@njit(cache=True, fastmath=FMA, **INTERNAL)
-def _direct(W, diag, reg, target, mu, floor, friction, n_c, u, lam, A, b, idx, active):
-    """The rows' exact solution when no contact slides, in the Delassus space (u [rows] the
-    rows' velocities without impulses): an active set on the normal rows, a contact whose
-    impulse would pull leaving it, with the friction pair of every contact in it sticking (its
-    tangent velocities zero). Each pass is one Cholesky of W + R on the rows in the set. That is
-    the fixed point the sweeps converge to: a normal row in the set at its target (u + R lam =
-    target), one out of it at zero impulse, a sticking pair at zero slip.
-
-    True, with lam set, when the answer holds everything the sweeps ask: every normal impulse
-    >= 0, every friction impulse inside its disc (mu times the normal one), every contact left
-    out moving apart no slower than its target. False (lam spoilt) when a contact slides or the
-    rows are nearly dependent: the sweeps then solve. A [n, n], b [n], idx int64 [n] and
-    active bool [n] are scratch, n >= 3 n_c."""
-    rows = 3 * n_c
-    for c in range(n_c):
-        rn = 3 * c
-        on = diag[rn] > floor and target[rn] > -math.inf
-        stick = on and friction and mu[c] > 0.0 and diag[rn + 1] > floor and diag[rn + 2] > floor
-        active[rn] = on
-        active[rn + 1] = stick
-        active[rn + 2] = stick
-    for _ in range(n_c + 1):
-        n = 0
-        for r in range(rows):
-            if active[r]:
-                idx[n] = r
-                n += 1
-        for a in range(n):
-            ra = idx[a]
-            for c in range(a + 1):
-                A[a, c] = W[ra, idx[c]]
-            A[a, a] += reg[ra]
-            b[a] = (target[ra] if ra % 3 == 0 else 0.0) - u[ra]
-        if not _cholesky(A, n, b):
-            return False
-        for r in range(rows):
-            lam[r] = 0.0
-        for a in range(n):
-            lam[idx[a]] = b[a]
-        dropped = False
-        for c in range(n_c):
-            rn = 3 * c
-            if active[rn] and lam[rn] < 0.0:
-                active[rn] = False
-                active[rn + 1] = False
-                active[rn + 2] = False
-                dropped = True
-        if not dropped:
-            break
-    for c in range(n_c):
-        rn = 3 * c
-        if active[rn + 1]:
-            if math.sqrt(lam[rn + 1] ** 2 + lam[rn + 2] ** 2) > mu[c] * lam[rn]:
-                return False  # it slides
-        elif active[rn]:
-            continue
-        elif diag[rn] > floor and target[rn] > -math.inf:
-            value = u[rn]
-            for r in range(rows):
-                if lam[r] != 0.0:
-                    value += W[rn, r] * lam[r]
-            if value < target[rn] - 1e-9 * (1.0 + abs(target[rn])):
-                return False  # a contact left out would approach faster than its target
-    return True
-
-
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def _outside(value, lo, hi):
     tol = 1e-9 * (1.0 + abs(value))
@@ -383,10 +222,10 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, unit, columns, diag,
     the end velocity (an inelastic stop: J w = 0; a gap closing: lam > 0 at J w < 0; friction
     opposing the slip) can only remove energy.
     When no contact slides (the common case of a body resting or held), one direct solve
-    (_direct) gives the sweeps' fixed point exactly; the sweeps run when it does not hold or a
-    joint row has to join.
+    (contact_direct.direct_solve) gives the sweeps' fixed point exactly; the sweeps run when it
+    does not hold or a joint row has to join.
     work: solve_workspace's scratch of _solve (w0, dof_of, x_of, lam_j, diag_j, joined, PJl,
-    u, x, and _direct's A_d, b_d, idx_d, active_d)."""
+    u, x, and direct_solve's A_d, b_d, idx_d, active_d)."""
     nv = w.shape[0]
     rows = 3 * n_c
     for r in range(rows):
@@ -405,7 +244,7 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, unit, columns, diag,
     if unit:
         for r in range(rows):
             u[r] = _row_velocity(J, r, w)
-        direct = _direct(W, diag, reg, target, mu, floor, friction, n_c, u, lam, A_d, b_d, idx_d,
+        direct = direct_solve(W, diag, reg, target, mu, floor, friction, n_c, u, lam, A_d, b_d, idx_d,
                          active_d)
         if direct:
             _velocity(dof_parent, LD, J, PJ, columns, rows, PJl, 0, dof_of, lam, lam_j, w0, x, w)
@@ -505,11 +344,12 @@ def solve_workspace(contacts, nv):
     """solve_contacts' scratch for at most ``contacts`` contacts of a model of nv dofs, allocated
     once per trajectory (each allocation in a step is a call, and reference counts on the array):
     (t1, t2, dirs [3, 3], mu and w12 per contact, diag and reg per row, the Delassus matrix W
-    with room for the joint rows [n, n], a zero vector [nv], each contact's dofs (_support)
-    [contacts, nv] and their number [contacts], flags [nv]), then _solve's (w0, dof_of,
-    x_of, lam_j, diag_j, joined [nv], the joint rows' columns PJl [nv, nv], the rows' velocities
-    u [n], x [nv], and _direct's A [d, d], b, idx and active [d]). W, u and _direct's are used
-    when the contact rows are no more than the dofs, so d = min(3 contacts, nv) and n = d + nv."""
+    with room for the joint rows [n, n], a zero vector [nv], each contact's dofs
+    (contact_rows.contact_support) [contacts, nv] and their number [contacts], flags [nv]), then
+    _solve's (w0, dof_of, x_of, lam_j, diag_j, joined [nv], the joint rows' columns PJl [nv, nv],
+    the rows' velocities u [n], x [nv], and direct_solve's A [d, d], b, idx and active [d]). W, u
+    and direct_solve's are used when the contact rows are no more than the dofs, so
+    d = min(3 contacts, nv) and n = d + nv."""
     rows = 3 * contacts
     d = min(rows, nv)
     n = d + nv
@@ -551,7 +391,7 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
         ca = pairs[pair_of[c], 0]
         cb = pairs[pair_of[c], 1]
         mu[c] = 0.5 * (col_friction[ca] + col_friction[cb])
-        _tangents(normals[c], t1, t2)
+        tangents(normals[c], t1, t2)
         for a in range(3):
             dirs[0, a] = normals[c, a]
             dirs[1, a] = t1[a]
@@ -559,8 +399,8 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
         for k in range(3):
             for d in range(nv):
                 J[3 * c + k, d] = 0.0
-        _contact_rows(link_table, S, Rw, pw, col_link[cb], points[c], dirs, 1.0, J, 3 * c)
-        _contact_rows(link_table, S, Rw, pw, col_link[ca], points[c], dirs, -1.0, J, 3 * c)
+        contact_rows(link_table, S, Rw, pw, col_link[cb], points[c], dirs, 1.0, J, 3 * c)
+        contact_rows(link_table, S, Rw, pw, col_link[ca], points[c], dirs, -1.0, J, 3 * c)
         for k in range(3):
             r = 3 * c + k
             for d in range(nv):
@@ -570,7 +410,7 @@ def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq,
                 if G is not None and m_eq > 0:
                     project_out(G, Y, A, m_eq, PJ[r], lam_eq)
         if not columns:  # the half solve L^-T J_r^T on the rows' dofs alone
-            n_s = _support(link_table, col_link[ca], col_link[cb], mark, support[c])
+            n_s = contact_support(link_table, col_link[ca], col_link[cb], mark, support[c])
             support_n[c] = n_s
             for k in range(3):
                 r = 3 * c + k

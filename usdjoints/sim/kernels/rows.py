@@ -76,6 +76,13 @@ def cholesky_solve(A, n, b):
             for t in range(j):
                 s -= A[i, t] * A[j, t]
             A[i, j] = s / d
+    cholesky_substitute(A, n, b)
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def cholesky_substitute(A, n, b):
+    """b[:n] <- (L L^T)^-1 b[:n] for the Cholesky factor L in A's lower triangle: the two
+    triangular solves (a diagonal of inf gives that row 0)."""
     for i in range(n):
         s = b[i]
         for t in range(i):
