@@ -25,8 +25,7 @@ from .constraints import (
 from .contact import (
     SETTING_MARGIN, bounding_radii, collider_world_poses, detect_contacts, detect_workspace, max_contacts,
 )
-from .contact_solve import solve_workspace
-from .contact_solve import solve_contacts
+from .contact_solve import solve_contacts, solve_workspace
 from .borrow import borrow, keep_alive
 from .configuration import (
     configuration_rate, integrate_configuration, lone_free_bodies, normalise_quaternions, tied_roots,
