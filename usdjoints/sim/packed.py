@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model.articulated import ArticulatedModel
-from ..model.primitives import SPHERICAL
+from ..model.primitives import PRIMITIVE_NV, SPHERICAL
 from .kernels import layout
 from .kernels.fk_basis import revolute_basis
 
@@ -145,15 +145,30 @@ def _i64(a, shape):
     return np.array(np.asarray(a, dtype=np.int64).reshape(shape), order="C")
 
 
+def _unit_rows(model: ArticulatedModel, S: np.ndarray) -> np.ndarray:
+    """layout.LINK_UNIT_ROW of each link: the row of the single 1 of a one-dof link's subspace
+    column when every other entry is exactly 0, else -1."""
+    rows = np.full(model.nlink, -1, dtype=np.int64)
+    for i in range(model.nlink):
+        if PRIMITIVE_NV[int(model.link_type[i])] != 1:
+            continue
+        column = S[i, :, 0]
+        ones = np.flatnonzero(column == 1.0)
+        if len(ones) == 1 and np.count_nonzero(column) == 1:
+            rows[i] = ones[0]
+    return rows
+
+
 def pack(model: ArticulatedModel) -> PackedModel:
     """The kernel view of ``model`` (cached)."""
     cached = _CACHE.get(model)
     if cached is not None:
         return cached
     nl, nv = model.nlink, model.nv
+    S = _f64(model.link_motion_subspace, (nl, 6, 6))
     link_table = np.ascontiguousarray(np.stack(
-        [model.link_parent, model.link_type, model.link_q_start, model.link_v_start],
-        axis=1).astype(np.int64).reshape(nl, 4))
+        [model.link_parent, model.link_type, model.link_q_start, model.link_v_start,
+         _unit_rows(model, S)], axis=1).astype(np.int64).reshape(nl, layout.LINK_COLUMNS))
     dof = np.zeros((nv, layout.DOF_COLUMNS))
     columns = {
         layout.DOF_Q_INDEX: model.dof_q_index, layout.DOF_DAMPING: model.dof_damping,
@@ -189,7 +204,7 @@ def pack(model: ArticulatedModel) -> PackedModel:
         R_joint_child=frames[3],
         p_joint_child=frames[4],
         revolute_basis=revolute_basis(*frames),
-        S=_f64(model.link_motion_subspace, (nl, 6, 6)),
+        S=S,
         I6=_f64(model.link_spatial_inertia, (nl, 6, 6)),
         dof_parent=_i64(model.dof_parent, (nv,)),
         dof_table=dof,

@@ -4,7 +4,7 @@ from __future__ import annotations
 from . import FMA, INTERNAL, njit
 from .fk import link_transforms_inline
 from .jcalc import primitive_nv
-from .layout import LINK_PARENT, LINK_TYPE, LINK_V_START
+from .layout import LINK_PARENT, LINK_TYPE, LINK_UNIT_ROW, LINK_V_START
 from .spatial import (congruence_add, force_transform_transpose_add, link_velocity, motion_cross,
                       motion_transform_values, rigid_inertia_times, small_inverse, subspace_times)
 
@@ -160,15 +160,23 @@ def aba_inline(link_table, S, I6, E, r, armature, gravity, qd, tau, v_work, c_wo
         v0 = link_table[i, LINK_V_START]
         if n == 1:
             # one dof, the common case: U = IA s, D, u and the update in scalars and one pass
-            s0, s1, s2 = S[i, 0, 0], S[i, 1, 0], S[i, 2, 0]
-            s3, s4, s5 = S[i, 3, 0], S[i, 4, 0], S[i, 5, 0]
-            U0, U1, U2, U3, U4, U5 = _inertia_times(IA_work, i, s0, s1, s2, s3, s4, s5)
+            k = link_table[i, LINK_UNIT_ROW]
+            if k >= 0:  # s is the unit vector e_k: U is IA's column k, D and u entries k
+                U0, U1, U2 = IA_work[i, 0, k], IA_work[i, 1, k], IA_work[i, 2, k]
+                U3, U4, U5 = IA_work[i, 3, k], IA_work[i, 4, k], IA_work[i, 5, k]
+                d = 1.0 / (armature[v0] + IA_work[i, k, k])
+                u = tau[v0] - pA_work[i, k]
+            else:
+                s0, s1, s2 = S[i, 0, 0], S[i, 1, 0], S[i, 2, 0]
+                s3, s4, s5 = S[i, 3, 0], S[i, 4, 0], S[i, 5, 0]
+                U0, U1, U2, U3, U4, U5 = _inertia_times(IA_work, i, s0, s1, s2, s3, s4, s5)
+                d = 1.0 / (armature[v0] + s0 * U0 + s1 * U1 + s2 * U2 + s3 * U3 + s4 * U4
+                           + s5 * U5)
+                u = tau[v0] - (s0 * pA_work[i, 0] + s1 * pA_work[i, 1] + s2 * pA_work[i, 2]
+                               + s3 * pA_work[i, 3] + s4 * pA_work[i, 4] + s5 * pA_work[i, 5])
             U_work[i, 0, 0], U_work[i, 1, 0], U_work[i, 2, 0] = U0, U1, U2
             U_work[i, 3, 0], U_work[i, 4, 0], U_work[i, 5, 0] = U3, U4, U5
-            d = 1.0 / (armature[v0] + s0 * U0 + s1 * U1 + s2 * U2 + s3 * U3 + s4 * U4 + s5 * U5)
             Dinv_work[i, 0, 0] = d
-            u = tau[v0] - (s0 * pA_work[i, 0] + s1 * pA_work[i, 1] + s2 * pA_work[i, 2]
-                           + s3 * pA_work[i, 3] + s4 * pA_work[i, 4] + s5 * pA_work[i, 5])
             u_work[v0] = u
             if parent < 0:
                 continue

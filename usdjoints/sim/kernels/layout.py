@@ -1,6 +1,9 @@
 """Column layout of the packed tables the kernels read (plain integers; importing this is cheap).
 
-``link_table`` int64 [nlink, 4]: parent, primitive type, q start, v start.
+``link_table`` int64 [nlink, 5]: parent, primitive type, q start, v start, and the unit row: for a
+one-dof link whose motion subspace column is a unit vector (a hinge or slider along an axis of
+its link frame, what converters write), the index of its 1, else -1; the dynamics then read a
+column of the inertia where they would multiply by the subspace.
 ``dof_table`` float64 [nv, DOF_COLUMNS]: one row of passive, limit and drive parameters per dof.
 A dof's position is q[DOF_Q_INDEX] for a hinge or slider; a ball joint's three dofs (-1 there)
 read theirs from the quaternion at q[DOF_BALL_Q:] (jcalc.dof_position), component DOF_BALL_AXIS
@@ -10,6 +13,8 @@ LINK_PARENT = 0
 LINK_TYPE = 1
 LINK_Q_START = 2
 LINK_V_START = 3
+LINK_UNIT_ROW = 4
+LINK_COLUMNS = 5
 
 DOF_Q_INDEX = 0
 DOF_DAMPING = 1
