@@ -3,7 +3,8 @@
 Each call recomputes the link transforms from q, as pinocchio's aba/rnea do from q.
 aba_repeat makes one compiled call per repetition (aba.aba_from_q: the link transforms and ABA
 fused, what calling the forward dynamics from other compiled code costs, argument passing
-included); aba_repeat_inline inlines the same kernel into the loop: the computation alone.
+included), on borrowed views of its arrays as the step loop passes them (borrow.py: a view
+without an owner costs no atomic reference count per argument and call); aba_repeat_inline inlines the same kernel into the loop: the computation alone.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 
 from . import FMA, njit
 from .aba import aba_from_q, aba_inline
+from .borrow import borrow, keep_alive
 from .fk import link_transforms, link_transforms_inline
 from .rnea import rnea
 
@@ -26,12 +28,16 @@ def _aba_scratch(nl, nv):
 @njit(cache=True, fastmath=FMA)
 def aba_repeat(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, armature, gravity, q,
                qd, tau, n_calls, qdd_out):
-    E, r, R3, p3, v_w, c_w, pA_w, IA_w, U_w, Dinv_w, u_w, inverse_w = _aba_scratch(
-        link_table.shape[0], qd.shape[0])
+    scratch = _aba_scratch(link_table.shape[0], qd.shape[0])
+    E, r, R3, p3, v_w, c_w, pA_w, IA_w, U_w, Dinv_w, u_w, inverse_w = borrow(scratch)
+    (link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, armature, gravity, q, qd, tau,
+     qdd_out) = borrow((link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, armature,
+                        gravity, q, qd, tau, qdd_out))
     for _ in range(n_calls):
         aba_from_q(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, armature, gravity,
                    q, qd, tau, E, r, R3, p3, v_w, c_w, pA_w, IA_w, U_w, Dinv_w, u_w, inverse_w,
                    qdd_out)
+    keep_alive(scratch)
 
 
 @njit(cache=True, fastmath=FMA)
