@@ -41,3 +41,30 @@ def test_internal_kernel_refuses_a_call_from_python():
     inner = njit(**INTERNAL)(_scale)
     outer = njit()(lambda x: inner(x, 2.0, False))
     assert outer(1.5) == 3.0  # from a kernel it runs
+
+
+def _same(a):
+    return a
+
+
+def _total(a):
+    s = 0.0
+    for x in a:
+        s += x
+    return s
+
+
+def test_uncounted_kernel_refuses_to_return_an_array():
+    """An INTERNAL kernel counts no references, so an array it returned would reach its caller
+    uncounted (and be freed under it): such a kernel is refused at compile time, while one that
+    only reads its arrays runs (the closed-form sum below)."""
+    from usdjoints.sim.kernels import WRAPPERLESS
+
+    same = njit(**INTERNAL)(_same)
+    caller = njit()(lambda a: same(a)[0])
+    with pytest.raises(TypeError, match="counts no references"):
+        caller(np.ones(3))
+    counted = njit(**WRAPPERLESS)(_same)
+    assert njit()(lambda a: counted(a)[0])(np.arange(3.0)) == 0.0
+    total = njit(**INTERNAL)(_total)
+    assert njit()(lambda a: total(a))(np.arange(5.0)) == 10.0

@@ -18,14 +18,22 @@ FMA = {"contract"}
 # call inside a loop that is not inlined (the limit solve's helpers are forceinline).
 # The step loop (integrate.simulate_envs) passes borrowed views (borrow.py: no meminfo, so
 # each count is a null test), which leaves none of these atomic adds in a step of the panda.
+# The null tests stayed, each a call that spills the live floating-point registers: about 60 in
+# one `integrate.acceleration` of the panda, where the pass still gave up. So the kernels that
+# only other kernels call count no references at all (INTERNAL's "_nrt": off). They hold arrays
+# their callers own and neither allocate nor return one (njit refuses such a return type at
+# compile time); the few that allocate scratch keep the counts (WRAPPERLESS). That made the
+# driven panda's step about a sixth faster (0.55 -> 0.67 M steps per second on one thread).
 # `python benchmarks/sim_refcounts.py` counts them per step.
 ERROR_MODEL = "numpy"
 
 # Options of a kernel that only other kernels call: numba compiles no Python (and no C)
 # entry point for it. Each entry point is code of its own, compiled with the kernel and again in
 # every kernel that calls it (a third of the compile of a kernel taking 25 arrays); calling such
-# a kernel from Python raises TypeError.
-INTERNAL = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+# a kernel from Python raises TypeError. INTERNAL kernels count no references (above);
+# WRAPPERLESS is for those that allocate.
+WRAPPERLESS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+INTERNAL = {**WRAPPERLESS, "_nrt": False}
 
 
 def njit(**options):
@@ -36,12 +44,13 @@ def njit(**options):
     import numba
 
     _load_array_lowering()
+    options = {"_nrt": True, **options}  # explicit: numba would take a caller's when compiling a callee
     compile_ = numba.njit(error_model=ERROR_MODEL, **options)
 
     def decorate(function):
         dispatcher = compile_(function)
         if options.get("no_cpython_wrapper") and hasattr(dispatcher, "py_func"):  # not NUMBA_DISABLE_JIT's plain function
-            dispatcher.__class__ = _internal_class(type(dispatcher))
+            dispatcher.__class__ = _internal_class(type(dispatcher), counted=options["_nrt"])
         return dispatcher
 
     return decorate
@@ -94,13 +103,36 @@ def plain_argument_types(dispatcher):
 _INTERNAL_CLASSES = {}
 
 
-def _internal_class(base):
+def _internal_class(base, counted: bool):
     """``base`` (numba's dispatcher class) refusing calls from Python: without its Python entry
-    point such a call would jump to no code at all."""
-    if base not in _INTERNAL_CLASSES:
+    point such a call would jump to no code at all. Uncounted (INTERNAL) kernels also refuse to
+    be compiled, or loaded from the cache, returning an array: nothing would count the caller's
+    reference to it."""
+    key = (base, counted)
+    if key not in _INTERNAL_CLASSES:
         def __call__(self, *args, **kwargs):
             raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} is called only "
                             "from other kernels (it is compiled without a Python entry point)")
 
-        _INTERNAL_CLASSES[base] = type("InternalKernel", (base,), {"__call__": __call__})
-    return _INTERNAL_CLASSES[base]
+        members = {"__call__": __call__}
+        if not counted:
+            def add_overload(self, cres):
+                if _holds_array(cres.signature.return_type):
+                    raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} counts no "
+                                    f"references (INTERNAL) but returns {cres.signature.return_type}: "
+                                    "compile it with WRAPPERLESS")
+                base.add_overload(self, cres)
+
+            members["add_overload"] = add_overload
+        _INTERNAL_CLASSES[key] = type("InternalKernel", (base,), members)
+    return _INTERNAL_CLASSES[key]
+
+
+def _holds_array(typ) -> bool:
+    """Whether a value of numba type ``typ`` holds a reference-counted object (an array, a list,
+    a set, a dict), directly or in a tuple."""
+    from numba.core import types
+
+    if isinstance(typ, types.BaseTuple):
+        return any(_holds_array(member) for member in typ)
+    return isinstance(typ, (types.Array, types.List, types.Set, types.DictType, types.ListType))

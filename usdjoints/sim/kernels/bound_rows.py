@@ -14,7 +14,7 @@ from ...model.articulated import (
     ROW_DRIVE_DAMPING, ROW_DRIVE_MAX_FORCE, ROW_DRIVE_STIFFNESS, ROW_DRIVE_TARGET_POSITION,
     ROW_DRIVE_TARGET_VELOCITY, ROW_DRIVE_TYPE,
 )
-from . import FMA, INTERNAL, njit
+from . import FMA, INTERNAL, WRAPPERLESS, njit
 from .constraints import accumulate_jacobian
 from .rows import bound_interval, cholesky_solve, inverse_column, row_dot, row_dot_column
 
@@ -24,7 +24,7 @@ CONE_FLOOR = 1e-9
 DISTANCE_FLOOR = 1e-9
 
 
-@njit(cache=True, fastmath=FMA, **INTERNAL)
+@njit(cache=True, fastmath=FMA, **WRAPPERLESS)
 def distance_rows(link_table, S, I6, Rw, pw, distances, drives, h, J, nv, lo, hi, lo_b, hi_b,
                    values, inertia):
     """Each bound row's J[j], its value at values[nv + j] (nan for a row left out this step) and its
@@ -131,7 +131,7 @@ def distance_rows(link_table, S, I6, Rw, pw, distances, drives, h, J, nv, lo, hi
     return outside
 
 
-@njit(cache=True, fastmath=FMA, **INTERNAL)
+@njit(cache=True, fastmath=FMA, **WRAPPERLESS)
 def _free_inertia(I6, Rw, pw, links, ends, angular, M6):
     """1 / (sum over the row's two links of j^T I6^-1 j): the inertia a bound row (direction
     ends[2] at the anchors ends[0], ends[1], world) sees from its two links as free bodies, the

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from . import FMA, INTERNAL, njit, plain_argument_types
+from . import FMA, INTERNAL, WRAPPERLESS, njit, plain_argument_types
 from .jcalc import FREE, SPHERICAL, quat_multiply_exp, quat_rotate
 from .layout import LINK_PARENT, LINK_Q_START, LINK_TYPE, LINK_V_START
 
@@ -157,7 +157,7 @@ def world_frame_velocity(link_table, I6, lone, v_start, h, v, rotate):
         v[v0 + 2] = z * c - (kx * y - ky * x) * s + kz * kv - rz
 
 
-@njit(cache=True, fastmath=FMA, **INTERNAL)
+@njit(cache=True, fastmath=FMA, **WRAPPERLESS)
 def tied_roots(link_table, dist_link):
     """bool [nlink]: True on each root link whose tree a distance joint (dist_link [nd, 2], -1
     the world) ties to the world or to another tree."""

@@ -32,7 +32,7 @@ import math
 
 import numpy as np
 
-from . import FMA, INTERNAL, njit, plain_argument_types
+from . import FMA, INTERNAL, WRAPPERLESS, njit, plain_argument_types
 from .constraints import project_out
 from .contact import SETTING_ITERATIONS, SETTING_MAX_DEPENETRATION, SETTING_TIME_CONSTANT
 from .contact_direct import direct_solve
@@ -339,7 +339,7 @@ def _solve(dof_parent, LD, G, Y, A, m_eq, lam_eq, J, PJ, W, unit, columns, diag,
             w[d] = w0[d] + s * (w[d] - w0[d])
 
 
-@njit(cache=True, fastmath=FMA, **INTERNAL)
+@njit(cache=True, fastmath=FMA, **WRAPPERLESS)
 def solve_workspace(contacts, nv):
     """solve_contacts' scratch for at most ``contacts`` contacts of a model of nv dofs, allocated
     once per trajectory (each allocation in a step is a call, and reference counts on the array):

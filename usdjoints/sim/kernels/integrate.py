@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from . import FMA, INTERNAL, njit
+from . import FMA, INTERNAL, WRAPPERLESS, njit
 from .constraints import (
     constraint_row_count, constraint_rows, factor_constraints, project_out,
 )
@@ -50,7 +50,7 @@ SETTING_LINEAR_BOUND = 3
 SETTING_ANGULAR_BOUND = 4
 
 
-@njit(cache=True, fastmath=FMA, **INTERNAL)
+@njit(cache=True, fastmath=FMA, **WRAPPERLESS)
 def allocate_workspace(nlink, nv):
     """Scratch arrays shared by one env's steps (allocated once per trajectory)."""
     E = np.empty((nlink, 3, 3))

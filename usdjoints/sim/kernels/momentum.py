@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-from . import FMA, INTERNAL, njit
+from . import FMA, INTERNAL, WRAPPERLESS, njit
 from .jcalc import FREE, primitive_nv
 from .layout import (
     DOF_DAMPING, DOF_DRIVE_TYPE, DOF_FRICTION_LOSS, DOF_LOWER, DOF_STIFFNESS, DOF_UPPER,
@@ -31,7 +31,7 @@ from .spatial import link_velocity, subspace_times
 STATE_COLUMNS = 11
 
 
-@njit(cache=True, fastmath=FMA, **INTERNAL)
+@njit(cache=True, fastmath=FMA, **WRAPPERLESS)
 def kept_roots(link_table, I6, dof_table, coupling_dof, loop_link, root_of, out):
     """out[i] = True for a free root link whose tree's momentum is kept (see the module
     docstring): it has a child, and its base feels nothing from the world; returns True when
@@ -138,7 +138,7 @@ def tree_momenta(link_table, S, I6, E, r, Rw, pw, root_of, kept, qd, V, out):
         out[i, 10] = 1.0
 
 
-@njit(cache=True, fastmath=FMA, **INTERNAL)
+@njit(cache=True, fastmath=FMA, **WRAPPERLESS)
 def keep_momenta(link_table, S, I6, R_pj, Rw, pw, root_of, kept, gravity, h, before, after, Ic, q, qd):
     """Give each kept tree the momentum and centre of mass of the lone-body step from `before`
     (tree_momenta at the step's start, or the last targets) to now (`after`, tree_momenta at the
@@ -207,7 +207,7 @@ def keep_momenta(link_table, S, I6, R_pj, Rw, pw, root_of, kept, gravity, h, bef
         before[i, 10] = 1.0
 
 
-@njit(cache=True, fastmath=FMA, **INTERNAL)
+@njit(cache=True, fastmath=FMA, **WRAPPERLESS)
 def _solve3(Ic, i, e):
     """Ic[i] (a 3x3 symmetric inertia, row-major) solved for e by Cramer's rule; zeros when it is
     singular to round-off (a tree whose mass lies on a line: no angular correction)."""
