@@ -24,13 +24,13 @@ def _cholesky(A, n, b):
             d -= A[j, t] * A[j, t]
         if not d > PIVOT_LOST * A[j, j]:
             return False
-        d = math.sqrt(d)
-        A[j, j] = d
+        inverse = 1.0 / math.sqrt(d)
+        A[j, j] = inverse  # as cholesky_substitute reads it
         for i in range(j + 1, n):
             s = A[i, j]
             for t in range(j):
                 s -= A[i, t] * A[j, t]
-            A[i, j] = s / d
+            A[i, j] = s * inverse
     cholesky_substitute(A, n, b)
     return True
 

@@ -58,41 +58,42 @@ def inverse_column(dof_parent, LD, J, k, C, slot, x, G, Y, A_eq, m_eq, lam_eq):
 @njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def cholesky_solve(A, n, b):
     """b[:n] <- A[:n, :n]^-1 b[:n] for a symmetric positive definite A (overwritten by its
-    factor). A pivot lost to round-off (rows of H^-1 nearly dependent) leaves its row's impulse
-    at zero instead of dividing by it."""
+    factor, see cholesky_substitute). A pivot lost to round-off (rows of H^-1 nearly dependent)
+    leaves its row's impulse at zero instead of dividing by it."""
     for j in range(n):
         d = A[j, j]
         for t in range(j):
             d -= A[j, t] * A[j, t]
         if not d > 1e-14 * abs(A[j, j]) or not d > 0.0:
             for i in range(j, n):
-                A[i, j] = 0.0
-            A[j, j] = math.inf
+                A[i, j] = 0.0  # the diagonal too: the row's impulse is 0
             continue
-        d = math.sqrt(d)
-        A[j, j] = d
+        inverse = 1.0 / math.sqrt(d)
+        A[j, j] = inverse
         for i in range(j + 1, n):
             s = A[i, j]
             for t in range(j):
                 s -= A[i, t] * A[j, t]
-            A[i, j] = s / d
+            A[i, j] = s * inverse
     cholesky_substitute(A, n, b)
 
 
 @njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
 def cholesky_substitute(A, n, b):
-    """b[:n] <- (L L^T)^-1 b[:n] for the Cholesky factor L in A's lower triangle: the two
-    triangular solves (a diagonal of inf gives that row 0)."""
+    """b[:n] <- (L L^T)^-1 b[:n] for the Cholesky factor L in A's strict lower triangle and
+    1 / L_jj on its diagonal: the two triangular solves, multiplying where they would divide
+    (a division per row was a chain of dependent divisions, the limit solve's hottest
+    instructions; a diagonal of 0 gives that row 0)."""
     for i in range(n):
         s = b[i]
         for t in range(i):
             s -= A[i, t] * b[t]
-        b[i] = s / A[i, i]
+        b[i] = s * A[i, i]
     for i in range(n - 1, -1, -1):
         s = b[i]
         for t in range(i + 1, n):
             s -= A[t, i] * b[t]
-        b[i] = s / A[i, i]
+        b[i] = s * A[i, i]
 
 
 @njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
