@@ -99,6 +99,17 @@ def test_composition_error(capsys, tmp_path):
     assert "broken.usda" in line and "composition" in line
 
 
+def test_composition_error_names_no_session_layer(capsys, tmp_path):
+    """An inherit cycle: OpenUSD names the layer stack with the stage's empty session layer at
+    its address (@anon:0x...:cycle-session.usda@); the message keeps the user's own layer and
+    the prim, and drops the address."""
+    path = tmp_path / "cycle.usda"
+    path.write_text('#usda 1.0\ndef Xform "X" (\n    inherits = </X>\n)\n{\n}\n')
+    line = _one_line_error(capsys, "walk", str(path))
+    assert "cycle.usda" in line and "</X>" in line and "Cycle" in line
+    assert "anon:" not in line and "0x" not in line and "session" not in line
+
+
 def test_unknown_consumer_is_usage_error(capsys, tmp_path):
     with pytest.raises(SystemExit) as exit_info:
         main(["walk", str(SAMPLE_STAGES[0]), "--consumer", "bullet"])

@@ -420,8 +420,17 @@ def _crate_reason(reason: str) -> str:
     return f"its binary (usdc) data is corrupt: {reason}"
 
 
+# OpenUSD names a layer stack as "@root.usda@,@anon:0x55bf217cccc0:root-session.usda@": the
+# second is the empty session layer every stage gets, whose address means nothing to a user
+_SESSION_LAYER = re.compile(r",@anon:0x[0-9a-fA-F]+:[^@]*-session\.usda@")
+_ANONYMOUS_LAYER = re.compile(r"@anon:0x[0-9a-fA-F]+:?([^@]*)@")
+
+
 def _tidy(reason: str) -> str:
     reason = _NAMESPACE.sub("", reason)
+    reason = _SESSION_LAYER.sub("", reason)
+    reason = _ANONYMOUS_LAYER.sub(lambda m: f"@(anonymous layer {m.group(1)})@" if m.group(1)
+                                  else "@(anonymous layer)@", reason)
     reason = re.sub(r"parse error matching ([A-Za-z_:]+)<([A-Za-z_:]+)[,>].*", r"parse error: expected \2", reason)
     reason = re.sub(r"parse error matching (\w+)", r"parse error: expected \1", reason)
     if len(reason) > MAX_REASON:
