@@ -190,3 +190,21 @@ def test_a_negative_friction_or_restitution_warning_names_only_what_is_negative(
     source.write_bytes(_model(LINK.format("c").replace("</inertial>", "</inertial>" + collision)))
     report = convert_sdformat(source, tmp_path / "m.usda")
     assert [w.message for w in report.warnings if "negative" in w.message] == [words]
+
+
+def test_include_named_world_is_refused_at_its_name(tmp_path):
+    """libsdformat reserves 'world' as a frame name; the name here is the <include>'s own
+    <name> in m.sdf (line 6), not anything in the included model file."""
+    (tmp_path / "inner.sdf").write_text('<?xml version="1.0"?>\n<sdf version="1.10"><model name="box">'
+                                        f'{LINK.format("base")}</model></sdf>\n')
+    message = _refused(tmp_path, _model("<include><uri>inner.sdf</uri>\n<name>world</name></include>"))
+    assert "m.sdf:7: the model name 'world' is reserved" in message and "inner.sdf" not in message
+
+
+def test_include_of_a_file_that_is_not_xml_names_both_places(tmp_path):
+    """The XML error is in the included file (its line 1); the message also names the
+    <include> that pulled it in (m.sdf:6)."""
+    (tmp_path / "notes.txt").write_text("just some text\n")
+    message = _refused(tmp_path, _model("<include><uri>notes.txt</uri></include>"))
+    assert "notes.txt:1: not well-formed XML" in message and "included at" in message
+    assert message.endswith("m.sdf:6)")

@@ -169,21 +169,30 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool, 
     path = resolve_uri(uri, context.path.parent, context.directories, where(element), context.confinement)
     if path.resolve() in context.include_stack:
         raise InputError(where(element), f"include of '{uri}' includes itself")
-    document = load_document(path)
-    models = document.root.findall("model")
-    if len(models) != 1:
-        raise InputError(f"{path}:{document.root.sourceline}", f"included file must hold exactly one <model>, found {len(models)}")
-    inner = ScopeContext(path, document.version, context.directories, context.include_stack + (path.resolve(),),
-                         context.confinement)
+    name = child_text(element, "name")
+    if name and is_reserved(name):
+        raise InputError(where(element.find("name")), f"the model name '{name}' is reserved "
+                         "('world' and names starting and ending with '__' are reserved)")
     pose_element = element.find("pose")
+    pose = parse_pose(pose_element) if pose_element is not None else None
     static_text = child_text(element, "static")
-    scope = build_model(
-        models[0], inner,
-        name=child_text(element, "name"),
-        pose=parse_pose(pose_element) if pose_element is not None else None,
-        static=None if static_text is None else static_text.lower() in ("true", "1"),
-        placement_frame=child_text(element, "placement_frame"),
-    )
+    try:
+        document = load_document(path)
+        models = document.root.findall("model")
+        if len(models) != 1:
+            raise InputError(f"{path}:{document.root.sourceline}",
+                             f"included file must hold exactly one <model>, found {len(models)}")
+        inner = ScopeContext(path, document.version, context.directories,
+                             context.include_stack + (path.resolve(),), context.confinement)
+        scope = build_model(
+            models[0], inner, name=name, pose=pose,
+            static=None if static_text is None else static_text.lower() in ("true", "1"),
+            placement_frame=child_text(element, "placement_frame"),
+        )
+    except InputError as error:  # a problem inside the included file: say where it was included
+        included = f"included at {where(element)}"
+        raise InputError(error.where, error.message,
+                         f"{error.hint}; {included}" if error.hint else included) from None
     if document.warnings:
         scope = replace(scope, warnings=document.warnings + scope.warnings)
     merge = element.get("merge", "false").strip().lower() in ("true", "1")
