@@ -276,7 +276,7 @@ def _check_clip_assets(layer, file: str, resolver) -> list[str]:
     template clip set, whose files are named by a pattern, every asset path of the layer is.
     Other asset-valued attributes (a texture, a mesh file) are never opened by OpenUSD, so a device
     or FIFO there is no reason to refuse the stage. Returns the files found, which the stage reads too."""
-    from pxr import Tf, UsdUtils
+    from pxr import Tf
 
     if not _head(file).startswith((CRATE_MAGIC, ZIP_MAGIC)):
         with open(file, "rb") as stream:
@@ -285,6 +285,8 @@ def _check_clip_assets(layer, file: str, resolver) -> list[str]:
     try:
         assets = _clip_assets(layer)
         if assets is None:
+            from pxr import UsdUtils  # imported only here: a sixtieth of a warm `simulate`
+
             _, assets, _ = UsdUtils.ExtractExternalReferences(layer.identifier)
     except Tf.ErrorException as error:  # a damaged crate whose specs Sdf cannot enumerate
         raise InputError(None, usd_error_text(error, file, file)) from None
