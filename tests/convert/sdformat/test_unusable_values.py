@@ -208,3 +208,14 @@ def test_include_of_a_file_that_is_not_xml_names_both_places(tmp_path):
     message = _refused(tmp_path, _model("<include><uri>notes.txt</uri></include>"))
     assert "notes.txt:1: not well-formed XML" in message and "included at" in message
     assert message.endswith("m.sdf:6)")
+
+
+def test_include_placement_frame_that_names_no_frame_is_blamed_on_the_include(tmp_path):
+    """The placement frame is the <include>'s own element (m.sdf line 7): the message points
+    there, not at the included model, which names no such frame only because it was never
+    asked to."""
+    (tmp_path / "inner.sdf").write_text('<?xml version="1.0"?>\n<sdf version="1.10"><model name="box">'
+                                        f'{LINK.format("base")}</model></sdf>\n')
+    message = _refused(tmp_path, _model("<include><uri>inner.sdf</uri>\n"
+                                        "<placement_frame>nope</placement_frame></include>"))
+    assert "m.sdf:7: placement_frame 'nope' names no frame in model 'box'" in message

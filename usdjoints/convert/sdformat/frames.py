@@ -133,7 +133,8 @@ class FrameGraph:
         if not frame:
             return IDENTITY
         if not self.exists(frame):
-            raise InputError(self.scope.where, f"placement_frame '{frame}' names no frame in model '{self.scope.name}'")
+            raise InputError(self.scope.placement_where or self.scope.where,
+                             f"placement_frame '{frame}' names no frame in model '{self.scope.name}'")
         return self.pose(frame)
 
     @staticmethod

@@ -60,6 +60,7 @@ class Scope:
     relative_to: str = ""
     canonical_link: str = ""
     placement_frame: str = ""
+    placement_where: str = ""  # "file:line" of the placement_frame (an <include>'s own, or the model's)
     static: bool = False
     warnings: tuple[str, ...] = field(default=())  # "file:line: message": pre-1.7 renames, recovered XML
 
@@ -108,7 +109,7 @@ def build_world(element: etree._Element, context: ScopeContext) -> Scope:
 
 def build_model(element: etree._Element, context: ScopeContext, *, name: str | None = None,
                 pose: tuple[Pose, str] | None = None, static: bool | None = None,
-                placement_frame: str | None = None) -> Scope:
+                placement_frame: str | None = None, placement_where: str = "") -> Scope:
     """A ``<model>`` element -> :class:`Scope`; the keyword overrides come from an ``<include>``."""
     decls: list[Decl] = []
     renamed: list[str] = []
@@ -136,6 +137,7 @@ def build_model(element: etree._Element, context: ScopeContext, *, name: str | N
         relative_to=(pose or own_pose)[1],
         canonical_link=element.get("canonical_link", ""),
         placement_frame=placement_frame if placement_frame else element.get("placement_frame", ""),
+        placement_where=placement_where if placement_frame else where(element),
         static=child_bool(element, "static", False) if static is None else static,
         warnings=tuple(renamed),
     )
@@ -188,6 +190,7 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool, 
             models[0], inner, name=name, pose=pose,
             static=None if static_text is None else static_text.lower() in ("true", "1"),
             placement_frame=child_text(element, "placement_frame"),
+            placement_where=where(placement) if (placement := element.find("placement_frame")) is not None else "",
         )
     except InputError as error:  # a problem inside the included file: say where it was included
         included = f"included at {where(element)}"
