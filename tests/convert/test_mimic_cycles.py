@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from usdjoints.convert.api import convert_file
+from usdjoints.convert.api import convert_file, convert_sdformat, convert_urdf
 from usdjoints.errors import InputError
 
 LINK = '<link name="{0}"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>'
@@ -27,9 +27,11 @@ def _urdf(tmp_path, mimics: dict) -> str:
     ({"j1": "j2", "j2": "j1"}, 3, "'j1' mimics 'j2' mimics 'j1'"),
     ({"j2": "j2"}, 4, "'j2' mimics 'j2'"),
     ({"j1": "j2", "j2": "j3", "j3": "j1"}, 3, "'j1' mimics 'j2' mimics 'j3' mimics 'j1'")])
-def test_a_cycle_of_mimics_is_refused(tmp_path, mimics, line, cycle):
+@pytest.mark.parametrize("convert", [convert_file, convert_urdf])
+def test_a_cycle_of_mimics_is_refused(tmp_path, mimics, line, cycle, convert):
+    """convert_urdf refuses what convert_file (and the command line) refuse."""
     with pytest.raises(InputError, match="mimic joints form a cycle") as refused:
-        convert_file(_urdf(tmp_path, mimics), tmp_path / "out.usda")
+        convert(_urdf(tmp_path, mimics), tmp_path / "out.usda")
     assert f"robot.urdf:{line}:" in str(refused.value) and cycle in str(refused.value)
     assert not (tmp_path / "out.usda").exists()
 
@@ -39,7 +41,8 @@ def test_a_chain_of_mimics_converts(tmp_path):
     assert (tmp_path / "out.usda").exists()
 
 
-def test_an_sdformat_cycle_is_refused(tmp_path):
+@pytest.mark.parametrize("convert", [convert_file, convert_sdformat])
+def test_an_sdformat_cycle_is_refused(tmp_path, convert):
     path = tmp_path / "m.sdf"
     path.write_text('<?xml version="1.0"?>\n<sdf version="1.11"><model name="m">\n'
                     '<link name="a"/><link name="b"/><link name="c"/>\n'
@@ -48,4 +51,5 @@ def test_an_sdformat_cycle_is_refused(tmp_path):
                     '<joint name="j2" type="revolute"><parent>b</parent><child>c</child><axis><xyz>0 0 1</xyz>'
                     '<mimic joint="j1"><multiplier>1</multiplier></mimic></axis></joint>\n</model></sdf>\n')
     with pytest.raises(InputError, match=r"m\.sdf:4: mimic joints form a cycle"):
-        convert_file(path, tmp_path / "out.usda")
+        convert(path, tmp_path / "out.usda")
+    assert not (tmp_path / "out.usda").exists()

@@ -80,7 +80,8 @@ def convert_urdf(input_path: str | os.PathLike, output_path: str | os.PathLike, 
     input_path, packages, resource_paths = _checked_inputs(input_path, packages, resource_paths)
     floating_base, strict, confine = _checked_flags(floating_base, strict, confine)
     output_path = _checked_output(input_path, output_path)
-    robot = read_urdf(input_path, packages=packages, resource_paths=resource_paths, confine=confine)
+    robot = _without_mimic_cycles(read_urdf(input_path, packages=packages, resource_paths=resource_paths,
+                                            confine=confine))
     _check_output_not_read(robot, output_path)
     return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
 
@@ -96,8 +97,8 @@ def convert_sdformat(input_path: str | os.PathLike, output_path: str | os.PathLi
     input_path, _, resource_paths = _checked_inputs(input_path, None, resource_paths)
     floating_base, strict, confine = _checked_flags(floating_base, strict, confine)
     output_path = _checked_output(input_path, output_path)
-    robot = read_sdformat(str(input_path), resource_paths=list(resource_paths or ()), confine=confine,
-                          world=_checked_world(world))
+    robot = _without_mimic_cycles(read_sdformat(str(input_path), resource_paths=list(resource_paths or ()),
+                                                confine=confine, world=_checked_world(world)))
     _check_output_not_read(robot, output_path)
     return write_usd(robot, output_path, floating_base=floating_base, input_path=str(input_path), strict=strict)
 
