@@ -233,3 +233,33 @@ def test_a_joint_frame_that_is_not_finite_is_named_with_its_values(tmp_path):
     assert message.startswith("/World/j: its frame is not finite in SI units (physics:localPos0 = (0, 0, 0.1), "
                               "physics:localPos1 = (inf, nan, 0)"), message
     assert "\n" not in message
+
+
+def test_a_fixed_joint_frame_that_is_not_finite_is_the_one_named(tmp_path):
+    """The fuzzer's case: a weld to the world with physics:localPos0 = (inf, inf, 0) made the hinge
+    below it (whose own frame is finite) the one named; the message names the weld and its
+    values."""
+    path = _stage(tmp_path, """
+    def Cube "A" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
+    {
+        float physics:mass = 1
+    }
+    def Cube "B" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
+    {
+        float physics:mass = 1
+    }
+    def PhysicsFixedJoint "weld"
+    {
+        rel physics:body1 = </World/A>
+        point3f physics:localPos0 = (inf, inf, 0)
+    }
+    def PhysicsRevoluteJoint "j"
+    {
+        rel physics:body0 = </World/A>
+        rel physics:body1 = </World/B>
+        point3f physics:localPos0 = (0, 0, 0.1)
+    }""")
+    with pytest.raises(InputError) as error:
+        load_model(path)
+    message = str(error.value)
+    assert message.startswith("/World/weld: its frame is not finite in SI units (physics:localPos0 = (inf, inf, 0)"), message

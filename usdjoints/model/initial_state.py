@@ -81,6 +81,13 @@ def initial_q(model, free_roots: dict, tree, description, mpu: float) -> np.ndar
     return q
 
 
+def _finite_frames(joint) -> bool:
+    """Whether both of a joint's local poses (position and orientation) are finite."""
+    return all(np.all(np.isfinite(np.asarray(pose.position, dtype=float)))
+               and np.all(np.isfinite(np.asarray(pose.orientation, dtype=float)))
+               for pose in (joint.local_pose0, joint.local_pose1))
+
+
 def initial_qd(model, tree, description, dynamic: dict, mpu: float) -> np.ndarray:
     """Joint velocities [nv] from the bodies' authored PhysicsRigidBodyAPI velocities.
 
@@ -118,9 +125,12 @@ def initial_qd(model, tree, description, dynamic: dict, mpu: float) -> np.ndarra
         columns = dof_twists[sl].T
         relative = authored - base
         if not np.all(np.isfinite(columns)):
+            # a joint's twist is formed through every frame between it and the root: blame the first
+            # joint, fixed ones included, whose own frame holds a value that is not finite
+            culprit = next((j for _, j, _ in tree if j is not None and not _finite_frames(j)), joint)
             frames = ", ".join(f"physics:localPos{side} = ({', '.join(f'{float(v):g}' for v in pose.position)})"
-                               for side, pose in ((0, joint.local_pose0), (1, joint.local_pose1)))
-            raise InputError(joint.path, f"its frame is not finite in SI units ({frames}; or its bodies' "
+                               for side, pose in ((0, culprit.local_pose0), (1, culprit.local_pose1)))
+            raise InputError(culprit.path, f"its frame is not finite in SI units ({frames}; or its bodies' "
                              f"transforms, metersPerUnit {mpu:g})")
         if not np.all(np.isfinite(relative)):
             raise InputError(joint.path, "its bodies' velocities are not finite in SI units (physics:velocity, "
