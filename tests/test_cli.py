@@ -110,6 +110,37 @@ def test_composition_error_names_no_session_layer(capsys, tmp_path):
     assert "anon:" not in line and "0x" not in line and "session" not in line
 
 
+def test_reference_to_a_file_usd_cannot_read_names_the_referrer(capsys, tmp_path):
+    """A reference to a text file: OpenUSD cannot tell its format; the message names that file
+    and the layer whose reference brought it in."""
+    (tmp_path / "notes.txt").write_text("some notes\n")
+    path = tmp_path / "root.usda"
+    path.write_text('#usda 1.0\ndef Xform "A" (references = @./notes.txt@</X>) {}\n')
+    line = _one_line_error(capsys, "walk", str(path))
+    assert "notes.txt: USD cannot read this file" in line and line.endswith("(reference or payload of "
+                                                                            f"{path})"), line
+
+
+def test_text_after_the_layer_header_expects_the_end_of_the_file(capsys, tmp_path):
+    """OpenUSD's parser names the end of the file by its grammar rule, internal::eof."""
+    path = tmp_path / "stray.usda"
+    path.write_text('#usda 1.0\n(\n    upAxis = "Z"\n)\n\n    prepend apiSchemas = ["X"]\n)\n')
+    line = _one_line_error(capsys, "walk", str(path))
+    assert "stray.usda:6:5: parse error: expected the end of the file" in line and "internal" not in line
+
+
+def test_composition_errors_give_the_same_message_every_time(capsys, tmp_path):
+    """Two composition errors, which OpenUSD lists in an order that varies between openings: the
+    message is the first in text order, the same on every run. Files in the stage's folder are
+    named relative to it (OpenUSD gives them whole)."""
+    path = tmp_path / "two.usda"
+    path.write_text('#usda 1.0\ndef Xform "A" (inherits = </A>) {}\n'
+                    'def Xform "B" (references = @./missing.usda@) {}\n')
+    lines = {_one_line_error(capsys, "walk", str(path)) for _ in range(6)}
+    assert len(lines) == 1
+    assert "Could not open asset @missing.usda@ for reference introduced by @two.usda@</B>" in lines.pop()
+
+
 def test_unknown_consumer_is_usage_error(capsys, tmp_path):
     with pytest.raises(SystemExit) as exit_info:
         main(["walk", str(SAMPLE_STAGES[0]), "--consumer", "bullet"])

@@ -71,9 +71,13 @@ def open_stage(stage_or_path: StageLike, *, probe: bool | None = None):
     # not remembered: a composition error can name a file that does not exist yet
     errors = stage.GetCompositionErrors() if hasattr(stage, "GetCompositionErrors") else []
     if errors:
+        # OpenUSD's order of the errors varies from one opening to the next: the one reported is
+        # the first in text order, so the same file always gets the same message
+        folder = os.path.dirname(os.path.abspath(path.split("[", 1)[0])) + os.sep
+        reasons = sorted(_first_line(error, folder) for error in errors)
         raise InputError(
             path,
-            f"composition error: {_first_line(errors[0])}",
+            f"composition error: {reasons[0]}",
             f"{len(errors)} composition error(s) in all; fix the references or payloads",
         )
     return stage
@@ -207,7 +211,10 @@ def _open_layers(root: str, shown: str, probe: bool, visited: list[str] | None =
                 with captured_native_stderr():
                     layer = Sdf.Layer.FindOrOpen(path)
             except Tf.ErrorException as error:
-                raise InputError(None, usd_error_text(error, path, shown if referrer is None else path)) from None
+                error = InputError(None, usd_error_text(error, path, shown if referrer is None else path))
+                if referrer:  # say which layer brought this one in, as for a layer USD cannot read
+                    error = InputError(None, f"{error} ({what} of {referrer})")
+                raise error from None
             if layer is None:
                 raise InputError(shown if referrer is None else path, "USD cannot read this file"
                                  + (f" ({what} of {referrer})" if referrer else ""))
@@ -435,6 +442,7 @@ def _tidy(reason: str) -> str:
                                   else "@(anonymous layer)@", reason)
     reason = re.sub(r"parse error matching ([A-Za-z_:]+)<([A-Za-z_:]+)[,>].*", r"parse error: expected \2", reason)
     reason = re.sub(r"parse error matching (\w+)", r"parse error: expected \1", reason)
+    reason = reason.replace("expected internal::eof", "expected the end of the file")  # PEGTL's rule name
     if len(reason) > MAX_REASON:
         reason = reason[:MAX_REASON - 3].rstrip() + "..."
     return reason
@@ -468,12 +476,16 @@ def _utf8_problem(path: str, shown: str) -> str | None:
     return None
 
 
-def _first_line(error) -> str:
-    """The reason of a USD error in one line, without C++ function names."""
+def _first_line(error, folder: str | None = None) -> str:
+    """The reason of a USD error in one line, without C++ function names; files in ``folder``
+    (the stage's, ending in a separator) named relative to it, which leaves more of the reason
+    within MAX_REASON."""
     try:
         text = str(error)
     except UnicodeDecodeError:
         return "(a message that is not valid UTF-8)"
+    if folder:
+        text = text.replace(f"@{folder}", "@")
     quoted = re.findall(r"'([^']{8,})'", text)
     if quoted:
         text = quoted[0]
