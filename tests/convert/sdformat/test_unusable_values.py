@@ -219,3 +219,18 @@ def test_include_placement_frame_that_names_no_frame_is_blamed_on_the_include(tm
     message = _refused(tmp_path, _model("<include><uri>inner.sdf</uri>\n"
                                         "<placement_frame>nope</placement_frame></include>"))
     assert "m.sdf:7: placement_frame 'nope' names no frame in model 'box'" in message
+
+
+def test_name_clash_of_a_merged_include_names_the_include(tmp_path):
+    """libsdformat refuses a merged include whose link has the name of a link of the model it
+    merges into; the message names both links and the <include> (m.sdf:6) that merged one."""
+    (tmp_path / "inner.sdf").write_text('<?xml version="1.0"?>\n<sdf version="1.10"><model name="box">\n'
+                                        f'{LINK.format("a")}</model></sdf>\n')
+    source = tmp_path / "m.sdf"
+    source.write_bytes(_model('<include merge="true"><uri>inner.sdf</uri></include>'))
+    with pytest.raises(InputError) as caught:
+        convert_sdformat(source, tmp_path / "m.usda")
+    message = str(caught.value).replace(f"{tmp_path}/", "")
+    assert message == ("inner.sdf:3: link name 'a' is already used by the link at m.sdf:4 (sibling links, "
+                       "joints, frames and models need unique names; this one is merged by the <include> "
+                       "at m.sdf:6)"), message

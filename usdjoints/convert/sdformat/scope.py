@@ -43,6 +43,7 @@ class Decl:
     child: str = ""
     scope: "Scope | None" = None
     model_alias: str = "__model__"
+    included_at: str = ""  # "file:line" of the merge='true' <include> that brought it in
 
 
 @dataclass(frozen=True, eq=False)
@@ -228,7 +229,8 @@ def _merged(scope: Scope, element: etree._Element) -> list[Decl]:
         if d.kind == "frame" and not attached_to:
             attached_to = proxy
         decls.append(replace(d, relative_to=relative_to, attached_to=attached_to, parent=alias(d.parent),
-                             child=alias(d.child), model_alias=proxy))
+                             child=alias(d.child), model_alias=proxy,
+                             included_at=d.included_at or where(element)))
     return decls
 
 
@@ -271,6 +273,9 @@ def _check_unique(decls: list[Decl], element: etree._Element, context: ScopeCont
             raise InputError(d.where, f"the name '{d.name}' contains '::', which separates scopes")
         previous = seen.get(d.name)
         if previous is not None and (previous.kind == d.kind or context.version >= (1, 7)):
+            merged = "; ".join(f"{which} is merged by the <include> at {x.included_at}"
+                               for which, x in (("this one", d), ("that one", previous)) if x.included_at)
             raise InputError(d.where, f"{d.kind} name '{d.name}' is already used by the {previous.kind} at {previous.where}",
-                             "sibling links, joints, frames and models need unique names")
+                             "sibling links, joints, frames and models need unique names"
+                             + (f"; {merged}" if merged else ""))
         seen[d.name] = d
