@@ -235,10 +235,11 @@ def test_a_joint_frame_that_is_not_finite_is_named_with_its_values(tmp_path):
     assert "\n" not in message
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")
 def test_a_fixed_joint_frame_that_is_not_finite_is_the_one_named(tmp_path):
     """The fuzzer's case: a weld to the world with physics:localPos0 = (inf, inf, 0) made the hinge
     below it (whose own frame is finite) the one named; the message names the weld and its
-    values."""
+    values, with no numpy warning before it."""
     path = _stage(tmp_path, """
     def Cube "A" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
     {

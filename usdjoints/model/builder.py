@@ -64,7 +64,10 @@ class _Link:
 
 
 def _pose_mul(Ra, pa, Rb, pb):
-    return Ra @ Rb, pa + Ra @ pb
+    # a frame that is not finite (inf in a joint's localPos) is named by the checks that follow
+    # (initial_state), as an InputError: no RuntimeWarning from numpy before it
+    with np.errstate(invalid="ignore", over="ignore"):
+        return Ra @ Rb, pa + Ra @ pb
 
 
 class ModelBuilder:
