@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from . import FMA, INTERNAL, njit
-from .rows import cholesky_substitute
+from .rows import cholesky_column, cholesky_pivot, cholesky_substitute
 
 # A pivot of the direct solve (direct_solve) below this fraction of its diagonal: the rows are nearly
 # dependent (two contacts one link can only take together), and the sweeps solve instead
@@ -19,18 +19,10 @@ def _cholesky(A, n, b):
     then overwritten by its factor); False, with A and b spoilt, when a pivot falls below
     PIVOT_LOST of its diagonal (rows nearly dependent)."""
     for j in range(n):
-        d = A[j, j]
-        for t in range(j):
-            d -= A[j, t] * A[j, t]
+        d = cholesky_pivot(A, j)
         if not d > PIVOT_LOST * A[j, j]:
             return False
-        inverse = 1.0 / math.sqrt(d)
-        A[j, j] = inverse  # as cholesky_substitute reads it
-        for i in range(j + 1, n):
-            s = A[i, j]
-            for t in range(j):
-                s -= A[i, t] * A[j, t]
-            A[i, j] = s * inverse
+        cholesky_column(A, n, j, d)
     cholesky_substitute(A, n, b)
     return True
 

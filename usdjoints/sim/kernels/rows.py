@@ -61,21 +61,36 @@ def cholesky_solve(A, n, b):
     factor, see cholesky_substitute). A pivot lost to round-off (rows of H^-1 nearly dependent)
     leaves its row's impulse at zero instead of dividing by it."""
     for j in range(n):
-        d = A[j, j]
-        for t in range(j):
-            d -= A[j, t] * A[j, t]
+        d = cholesky_pivot(A, j)
         if not d > 1e-14 * abs(A[j, j]) or not d > 0.0:
             for i in range(j, n):
                 A[i, j] = 0.0  # the diagonal too: the row's impulse is 0
             continue
-        inverse = 1.0 / math.sqrt(d)
-        A[j, j] = inverse
-        for i in range(j + 1, n):
-            s = A[i, j]
-            for t in range(j):
-                s -= A[i, t] * A[j, t]
-            A[i, j] = s * inverse
+        cholesky_column(A, n, j, d)
     cholesky_substitute(A, n, b)
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def cholesky_pivot(A, j):
+    """What is left of A[j, j] once columns 0..j-1 of the factor are taken out: L_jj^2, the
+    pivot a caller accepts (cholesky_column) or treats as lost."""
+    d = A[j, j]
+    for t in range(j):
+        d -= A[j, t] * A[j, t]
+    return d
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def cholesky_column(A, n, j, d):
+    """Column j of the factor from its accepted pivot d: 1 / L_jj on the diagonal (as
+    cholesky_substitute reads it) and L[j+1:n, j] below it."""
+    inverse = 1.0 / math.sqrt(d)
+    A[j, j] = inverse
+    for i in range(j + 1, n):
+        s = A[i, j]
+        for t in range(j):
+            s -= A[i, t] * A[j, t]
+        A[i, j] = s * inverse
 
 
 @njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
