@@ -25,7 +25,7 @@ import json, sys
 from numba.core import event
 from usdjoints.sim import precompile
 precompile.ENABLED = False
-wanted = set(precompile.HELPER_KERNELS) | set(precompile.HERE_KERNELS)
+wanted = set(precompile.AHEAD) - {precompile.STEP_LOOP}
 found = {}
 class Recorder(event.Listener):
     def on_start(self, ev):

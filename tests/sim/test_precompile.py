@@ -1,7 +1,7 @@
 """The first compile on two cores (usdjoints/sim/precompile.py).
 
-Oracles: numba's own compile events in a fresh process with an empty cache (the step loop's
-compile must not compile the contact kernels again: the second process put them in the cache),
+Oracles: numba's own compile events in a fresh process with an empty cache (no kernel compiled
+ahead is compiled twice there, and some were compiled by the second process only),
 the types numba compiles the kernels for when nothing runs ahead (the recorded signatures must
 be those), and the same simulation run in this process (the trajectory is bit for bit the same).
 """
@@ -46,18 +46,18 @@ def test_recorded_signatures_are_the_step_loops():
     assert done.returncode == 0, done.stderr
 
 
-def test_contact_kernels_come_from_the_second_process(tmp_path):
+def test_the_kernels_compiled_ahead_are_shared_between_the_two_processes(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     done = subprocess.run([sys.executable, "-c", CHILD, str(STAGE), str(tmp_path / "q.npy")], capture_output=True,
                           text=True, timeout=600, env=env, cwd=REPO, check=True)
     compiled = json.loads(done.stdout.strip().splitlines()[-1])
-    assert "simulate_envs" in compiled  # a cold compile happened here
-    for key in precompile.HELPER_KERNELS:
-        assert key.split(":")[1] not in compiled, (key, compiled)
-    for key in precompile.HERE_KERNELS:  # compiled ahead once, then loaded by the step loop's compile
-        assert compiled.count(key.split(":")[1]) == 1, (key, compiled)
-    here = api.simulate(load_model(str(STAGE)), 0.05, 1e-3).q
-    assert np.array_equal(np.load(tmp_path / "q.npy"), here)
+    ahead = [key.split(":")[1] for key in precompile.AHEAD]
+    here = [name for name in ahead if name in compiled]
+    assert here and len(here) < len(ahead), compiled  # each process took some (the sample arm has contact)
+    for name in ahead:  # none compiled twice here: the step loop's compile and entry.resolve found them cached
+        assert compiled.count(name) <= 1, (name, compiled)
+    trajectory = api.simulate(load_model(str(STAGE)), 0.05, 1e-3).q
+    assert np.array_equal(np.load(tmp_path / "q.npy"), trajectory)
 
 
 def test_the_second_process_imports_this_usdjoints_whatever_the_working_directory(tmp_path):
@@ -70,8 +70,7 @@ def test_the_second_process_imports_this_usdjoints_whatever_the_working_director
     (decoy / "__init__.py").write_text("raise ImportError('the decoy usdjoints was imported')\n")
     (decoy / "sim" / "__init__.py").write_text("")
     (decoy / "sim" / "precompile.py").write_text("raise ImportError('the decoy precompile was imported')\n")
-    command = precompile.helper_command(False)
-    assert command[-1] == "0"
-    command[2] = command[2].replace("sys.exit(main(sys.argv[1:]))", "import usdjoints.sim.precompile as p; print(p.__file__)")
+    command = precompile.helper_command()
+    command[2] = command[2].replace("sys.exit(main())", "import usdjoints.sim.precompile as p; print(p.__file__)")
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path, check=True)
     assert done.stdout.strip() == os.path.abspath(precompile.__file__)

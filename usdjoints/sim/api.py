@@ -307,6 +307,7 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     start state, a change at round-off level.
     Raises SimulationError naming the joint and time when the state diverges.
     """
+    from .kernels import entry
     from .kernels.integrate import simulate_envs
 
     pm = _model(model)
@@ -338,19 +339,26 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
     constraints = pm.constraint_args()
     limits = pm.limit_args()
     limits = None if limits is None else _writable_parts(limits)
-    # before the start overlaps, whose contact detection is among the kernels the second
-    # process compiles: this process compiles the dynamics meanwhile and then finds it cached
-    precompile.before_first_compile(contact=pm.pairs.shape[0] > 0, constraints=constraints is not None,
-                                    limits=limits, euler=integrator == "euler")
-    contact = pm.contact_args(held_start_overlaps(model)) if pm.pairs.shape[0] else None
-    args = (tuple(_writable(a) for a in pm.model_args()),
-            None if constraints is None else tuple(_writable(a) for a in constraints),
-            None if contact is None else tuple(_writable(a) for a in contact),
-            limits,
-            True if integrator == "rk4" else None,
-            True if _floating_tree(model) else None,
-            settings)
+
+    def step_args(contact):
+        return (tuple(_writable(a) for a in pm.model_args()),
+                None if constraints is None else tuple(_writable(a) for a in constraints),
+                None if contact is None else tuple(_writable(a) for a in contact),
+                limits,
+                True if integrator == "rk4" else None,
+                True if _floating_tree(model) else None,
+                settings)
+
     q0, qd0 = _writable(q0), _writable(qd0)
+    run_args = (q0, qd0, float(dt), n_steps, record_every, 0, n_envs, q_traj, qd_traj, poses, status)
+    no_entries = np.zeros(entry.SLOTS, dtype=np.int64)
+    # before the start overlaps, whose contact detection is among the kernels compiled ahead: the
+    # contact arguments' types do not depend on the overlaps
+    precompile.before_first_compile(simulate_envs, (*step_args(pm.contact_args()), no_entries, *run_args),
+                                    constraints=constraints is not None, limits=limits,
+                                    euler=integrator == "euler", contact=pm.pairs.shape[0] > 0)
+    args = step_args(pm.contact_args(held_start_overlaps(model)) if pm.pairs.shape[0] else None)
+    args += (entry.resolve(simulate_envs, (*args, no_entries, *run_args)),)
     try:
         _run_in_pieces(simulate_envs, args, q0, qd0, float(dt), n_steps, record_every,
                        (q_traj, qd_traj, poses, status), n_envs, progress)

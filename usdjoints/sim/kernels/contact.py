@@ -348,7 +348,7 @@ def detect_workspace(col_type, hull_index):
 
 @njit(cache=True, fastmath=FMA)
 def detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, pc, pairs, pair_allowance,
-                    margin, scratch, pair_out, point_out, normal_out, depth_out):
+                    margin, scratch, pair_out, point_out, normal_out, depth_out) -> int:
     """Contact points of every pair (see the module docstring); returns their number.
     col_radius [ncollider] from bounding_radii; hull_rows [nrow, 4] and hull_index [ncollider, 4]
     the hulls' vertices and face planes (PackedModel); pair_allowance [npair] [m] an overlap

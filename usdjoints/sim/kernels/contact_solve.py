@@ -366,7 +366,7 @@ def solve_workspace(contacts, nv):
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def solve_contacts(link_table, S, Rw, pw, dof_parent, LD, G, Y, A, m_eq, lam_eq, col_link,
                    col_friction, col_restitution, pairs, n_contacts, pair_of, points, normals,
-                   depths, v_start, h, settings, J, PJ, lam, target, bounds, work, v, bias):
+                   depths, v_start, h, settings, J, PJ, lam, target, bounds, work, v, bias) -> bool:
     """Add the contact impulses' velocity change to v [nv] (the end-of-step velocity after the
     limit impulses) and write the position-only correction velocity bias [nv] (split impulses:
     it moves this step's positions, then is dropped); returns True when bias is not zero.

@@ -27,6 +27,7 @@ from .contact import (
 )
 from .contact_solve import solve_contacts, solve_workspace
 from .borrow import borrow, keep_alive
+from .entry import call_entry
 from .configuration import (
     configuration_rate, integrate_configuration, lone_free_bodies, normalise_quaternions, tied_roots,
     world_frame_velocity,
@@ -65,7 +66,7 @@ def allocate_workspace(nlink, nv):
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def acceleration(model, q, qd, h, fk_work, dynamics_work, qdd_out):
+def acceleration(model, q, qd, h, fk_work, dynamics_work, qdd_out) -> None:
     """qdd_out = (M + h D + h^2 K)^-1 (tau - bias - h K v); h = 0 gives the explicit map.
 
     Model: model (PackedModel.model_args()).
@@ -161,7 +162,7 @@ def failing_dof(link_table, q, qd, settings):
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def _limit_correction(model, free, tied, capped, bias, h, fk_work, Rw, pw, root_of, com, R, q,
-                      qd):
+                      qd) -> None:
     """Move q by the limits' position-only bias (limits.py) and carry the free and spherical
     velocities along its rotation; with a free base, then translate each free root back so its
     tree's centre of mass is where it was (the bias keeps it to first order only).
@@ -197,8 +198,8 @@ def _limit_correction(model, free, tied, capped, bias, h, fk_work, Rw, pw, root_
         keep_centres_of_mass(link_table, R_pj, com[0], com[1], q)
 
 
-@njit(cache=True, fastmath=FMA, nogil=True)
-def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
+@njit(cache=True, fastmath=FMA, nogil=True, no_cfunc_wrapper=True)
+def simulate_envs(model, constraints, contact, limits, rk4, floating, settings, entries,
                   q0, qd0, dt, n_steps, record_every, env_begin, env_end,
                   q_traj_out, qd_traj_out, pose_traj_out, status_out):
     """Step envs env_begin..env_end-1 n_steps times each from (q0[e], qd0[e]), recording every
@@ -215,7 +216,9 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
       rk4: True for RK4, None for semi-implicit Euler;
       floating: True when a tree of several links has a free root (momentum.py keeps its
         momentum in free flight), else None;
-      settings: float64 [6], contact.py's SETTING_* and the divergence bounds below.
+      settings: float64 [6], contact.py's SETTING_* and the divergence bounds below;
+      entries: int64 [entry.SLOTS], the addresses of the large kernels this loop calls
+        (entry.resolve(simulate_envs, args) gives them; zeros under NUMBA_DISABLE_JIT).
     A None leaves that part out of the compiled kernel (numba prunes a branch on `x is None`
     by x's type), so a model compiles, and its cache holds, only what it uses.
     Data in: q0 [n_envs, nq], qd0 [n_envs, nv], dt [s], n_steps, record_every, the env range.
@@ -337,7 +340,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
     # that numba compiles those solves without them (and the limit solve for rows of the dofs
     # alone without its general active set: limits.limit_impulses)
     G_rows = G if constraints is not None else None
-    q0, qd0 = borrow(q0), borrow(qd0)
+    q0, qd0, entries = borrow(q0), borrow(qd0), borrow(entries)
     q_traj_out, qd_traj_out, pose_traj_out, status_out = borrow(
         (q_traj_out, qd_traj_out, pose_traj_out, status_out))
     if rk4 is not None:
@@ -397,7 +400,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                 break
             pushed = False
             if rk4 is None:
-                acceleration(model, q, qd, dt, fk_work, dynamics_work, qdd)
+                call_entry(entries, 0, acceleration, (model, q, qd, dt, fk_work, dynamics_work, qdd))
                 for k in range(nv):
                     v_start[k] = qd[k]
                     qd[k] += dt * qdd[k]
@@ -413,22 +416,21 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                     factor_constraints(dof_parent, M, G, m, Y, A)
                     project_out(G, Y, A, m, qd, lam)
                 if limits is not None:  # in the loops' constrained metric: they stay closed
-                    biased = limit_impulses(link_table, dof_table, dof_parent, M, H, q, dt, lim_work,
-                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G_rows, Y, A, m, lam, S, I6, Rw,
-                                            pw, limit_rows, row_drives, lim_J, dt)
+                    biased = call_entry(entries, 1, limit_impulses, (
+                        link_table, dof_table, dof_parent, M, H, q, dt, lim_work, lim_iwork, lim_C, lim_A, qd,
+                        lim_bias, G_rows, Y, A, m, lam, S, I6, Rw, pw, limit_rows, row_drives, lim_J, dt))
                 if contact is not None:
                     collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
-                    n_contacts = detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, pc, pairs,
-                                                 pair_allowance, settings[SETTING_MARGIN], detect_work,
-                                                 pair_of, points, normals, depths)
+                    n_contacts = call_entry(entries, 2, detect_contacts, (
+                        col_type, col_size, col_radius, hull_rows, hull_index, Rc, pc, pairs, pair_allowance,
+                        settings[SETTING_MARGIN], detect_work, pair_of, points, normals, depths))
                     c_biased = False
                     pushed = n_contacts > 0
                     if n_contacts > 0:
-                        c_biased = solve_contacts(link_table, S, Rw, pw, dof_parent, M, G_rows, Y, A, m,
-                                                  lam, col_link, col_friction, col_restitution,
-                                                  pairs, n_contacts, pair_of, points, normals,
-                                                  depths, v_start, dt, settings, J, PJ, lam_c, target,
-                                                  lim_work, solve_work, qd, c_bias)
+                        c_biased = call_entry(entries, 3, solve_contacts, (
+                            link_table, S, Rw, pw, dof_parent, M, G_rows, Y, A, m, lam, col_link, col_friction,
+                            col_restitution, pairs, n_contacts, pair_of, points, normals, depths, v_start, dt,
+                            settings, J, PJ, lam_c, target, lim_work, solve_work, qd, c_bias))
                         if limits is not None and (biased or nd > 0 or constraints is not None
                                                    or not _within_intervals(lim_work, qd)):
                             # the contact solve held the limits; this pass keeps the last word on
@@ -436,10 +438,10 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                             # or a joint outside its limits it would only find every velocity
                             # inside the intervals the first pass left in lim_work (q has not
                             # moved since): then it is skipped
-                            biased = limit_impulses(link_table, dof_table, dof_parent, M, H, q, dt,
-                                                    lim_work, lim_iwork, lim_C, lim_A, qd,
-                                                    lim_bias, G_rows, Y, A, m, lam, S, I6, Rw, pw, limit_rows,
-                                                    row_drives, lim_J, 0.0)
+                            biased = call_entry(entries, 4, limit_impulses, (
+                                link_table, dof_table, dof_parent, M, H, q, dt, lim_work, lim_iwork, lim_C,
+                                lim_A, qd, lim_bias, G_rows, Y, A, m, lam, S, I6, Rw, pw, limit_rows,
+                                row_drives, lim_J, 0.0))
                 integrate_configuration(link_table, I6, q, qd, dt, q)
                 if any_lone:
                     world_frame_velocity(link_table, I6, lone, v_start, dt, qd, True)
@@ -450,8 +452,9 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                         transport_velocity(link_table, c_bias, dt, c_R, qd)
                 if limits is not None:
                     if biased:  # the position-only return of joints outside their limits
-                        _limit_correction(model, lim_free, lim_tied, nd > 0, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
-                                          lim_R, q, qd)
+                        call_entry(entries, 5, _limit_correction, (
+                            model, lim_free, lim_tied, nd > 0, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
+                            lim_R, q, qd))
             else:
                 for stage in range(4):
                     h = 0.0 if stage == 0 else (0.5 * dt if stage < 3 else dt)
@@ -487,12 +490,13 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                                             coupling_offset, loop_type, loop_link, loop_R, loop_p,
                                             loop_axis, q, Rw, pw, G, c)
                         factor_constraints(dof_parent, M, G, m, Y, A)
-                    biased = limit_impulses(link_table, dof_table, dof_parent, M, H, q, dt, lim_work,
-                                            lim_iwork, lim_C, lim_A, qd, lim_bias, G_rows, Y, A, m, lam, S, I6, Rw,
-                                            pw, limit_rows, row_drives, lim_J, dt)
+                    biased = call_entry(entries, 6, limit_impulses, (
+                        link_table, dof_table, dof_parent, M, H, q, dt, lim_work, lim_iwork, lim_C, lim_A, qd,
+                        lim_bias, G_rows, Y, A, m, lam, S, I6, Rw, pw, limit_rows, row_drives, lim_J, dt))
                     if biased:
-                        _limit_correction(model, lim_free, lim_tied, nd > 0, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
-                                          lim_R, q, qd)
+                        call_entry(entries, 7, _limit_correction, (
+                            model, lim_free, lim_tied, nd > 0, lim_bias, dt, fk_work, Rw, pw, lim_root_of, lim_com,
+                            lim_R, q, qd))
                 if contact is not None:
                     # contact as an impulse on the finished step: the next step moves q with it
                     link_world_poses(link_table, E, r, Rw, pw)
@@ -503,17 +507,16 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings,
                                             loop_axis, q, Rw, pw, G, c)
                         factor_constraints(dof_parent, M, G, m, Y, A)
                     collider_world_poses(col_link, col_R, col_p, Rw, pw, Rc, pc)
-                    n_contacts = detect_contacts(col_type, col_size, col_radius, hull_rows, hull_index, Rc, pc, pairs,
-                                                 pair_allowance, settings[SETTING_MARGIN], detect_work,
-                                                 pair_of, points, normals, depths)
+                    n_contacts = call_entry(entries, 8, detect_contacts, (
+                        col_type, col_size, col_radius, hull_rows, hull_index, Rc, pc, pairs, pair_allowance,
+                        settings[SETTING_MARGIN], detect_work, pair_of, points, normals, depths))
                     if n_contacts > 0:
                         for k in range(nv):
                             v_start[k] = qd[k]
-                        if solve_contacts(link_table, S, Rw, pw, dof_parent, M, G_rows, Y, A, m,
-                                          lam, col_link, col_friction, col_restitution, pairs,
-                                          n_contacts, pair_of, points, normals, depths, v_start,
-                                          dt, settings, J, PJ, lam_c, target, lim_work,
-                                          solve_work, qd, c_bias):
+                        if call_entry(entries, 9, solve_contacts, (
+                                link_table, S, Rw, pw, dof_parent, M, G_rows, Y, A, m, lam, col_link, col_friction,
+                                col_restitution, pairs, n_contacts, pair_of, points, normals, depths, v_start, dt,
+                                settings, J, PJ, lam_c, target, lim_work, solve_work, qd, c_bias)):
                             integrate_configuration(link_table, I6, q, c_bias, dt, q)
                             transport_velocity(link_table, c_bias, dt, c_R, qd)
             if constraints is not None:

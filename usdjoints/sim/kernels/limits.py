@@ -239,7 +239,7 @@ def solve_unit_rows(H, lo, hi, base, v, A, rhs, delta, state, free):
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
 def limit_impulses(link_table, dof_table, dof_parent, LD, H, q, h, work, iwork, C, A, v, bias,
-                   G, Y, A_eq, m_eq, lam_eq, S, I6, Rw, pw, distances, drives, J, drive_h):
+                   G, Y, A_eq, m_eq, lam_eq, S, I6, Rw, pw, distances, drives, J, drive_h) -> bool:
     """Apply the limit impulses to v [nv] in place and write the position-only bias velocity
     [nv] (see the module docstring); returns True when the bias is not zero. LD holds the
     factor of the step's inertia, H [nv, nv] that inertia itself (or [0, 0] when not kept: the
