@@ -79,6 +79,35 @@ def test_active_set_meets_the_kkt_conditions(seed, solver):
     assert np.all(lam[~at_hi] >= -tol)  # no push down unless on the upper bound
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_the_primal_solve_does_not_depend_on_its_guess_of_the_held_rows(seed):
+    """solve_unit_rows starts from a guess of the rows at a bound (the last step's set in the
+    step loop). The problem is strictly convex, so its solution is unique: every guess (none,
+    a random one, any integers, the set a solve of the same problem ended with) gives the same
+    velocity, and that set again."""
+    rng = np.random.default_rng(500 + seed)
+    nv = int(rng.integers(1, 14))
+    H = _tree_spd(rng, _tree(rng, nv))
+    v0 = rng.normal(scale=3.0, size=nv)
+    base = rng.normal(size=nv) if seed % 2 else np.zeros(nv)
+    lo = np.where(rng.random(nv) < 0.7, rng.normal(size=nv) - 0.5, -math.inf)
+    hi = np.where(rng.random(nv) < 0.7, np.where(np.isfinite(lo), lo, -1.0) + np.abs(rng.normal(size=nv)), math.inf)
+
+    def solve(guess):
+        v = v0.copy()
+        state = np.array(guess, dtype=np.int64)
+        solve_unit_rows(H, lo, hi, base, v, np.empty((nv, nv)), np.empty(nv), np.empty(nv), state,
+                        np.empty(nv, dtype=np.int64))
+        return v, state
+
+    v_none, held = solve(np.zeros(nv))
+    scale = 1e-9 * (1.0 + np.abs(v0).max() + np.abs(base).max())
+    for guess in (rng.integers(-1, 2, nv), rng.integers(-5, 6, nv), held):
+        v, state = solve(guess)
+        np.testing.assert_allclose(v, v_none, rtol=0, atol=scale)
+        assert np.array_equal(state, held)
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_active_set_with_loop_rows_meets_the_kkt_conditions(seed):
     """With equality rows G v = 0 (loop closures, couplings) the solve is

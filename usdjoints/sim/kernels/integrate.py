@@ -377,6 +377,10 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings, 
         status[1] = -1
         for i in range(nlink):
             mom_before[i, 10] = 0.0
+        if limits is not None:
+            held = lim_iwork[2]
+            for k in range(n_lim):  # no limit row held before the env's first step
+                held[k] = 0
         if constraints is not None:
             acceleration_call(model, q, qd, dt, fk_work, dynamics_work, qdd)
             enforce_constraints(model, borrowed_constraints, q, qd, M, fk_work, Rw, pw, rows_work)

@@ -172,9 +172,17 @@ def solve_unit_rows(H, lo, hi, base, v, A, rhs, delta, state, free):
     bound leaves it (the worst first), else the free row furthest outside joins it. The result
     is the same exact solution, at the cost of a Cholesky of the free block per pass (a few
     hundred flops for a 9-dof arm) instead of a column of H^-1 per row. A [nv, nv], rhs, delta
-    [nv] and state, free (int64) [nv] are scratch; v is updated in place."""
+    [nv] and free (int64) [nv] are scratch; v is updated in place.
+
+    state (int64) [nv] holds on entry a guess of the rows at a bound (0 everywhere, or the last
+    step's set: a row the last solve held at a finite bound starts there again unless it is now
+    outside the other one) and on return the set the solve ended with. The solution does not
+    depend on the guess, only the passes it takes: a joint held at its velocity limit by the
+    joints around it, not by its own drive, stays held from step to step, where a start from
+    the violated rows alone would find it again with a second pass each step."""
     nv = v.shape[0]
     for k in range(nv):
+        guess = state[k]
         state[k] = 0
         if lo[k] == -math.inf and hi[k] == math.inf:
             continue
@@ -182,6 +190,10 @@ def solve_unit_rows(H, lo, hi, base, v, A, rhs, delta, state, free):
         if gap > 0.0:
             state[k] = -1
         elif gap < 0.0:
+            state[k] = 1
+        elif guess == -1 and lo[k] != -math.inf:
+            state[k] = -1
+        elif guess == 1 and hi[k] != math.inf:
             state[k] = 1
     for _ in range(PASSES_PER_ROW * nv + PASS_SLACK):
         n_free = 0
@@ -245,7 +257,9 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, H, q, h, work, iwork, 
     factor of the step's inertia, H [nv, nv] that inertia itself (or [0, 0] when not kept: the
     solve then works on LD's columns alone, _solve_rows); work = (lo, hi, lam, lo_b, hi_b, rhs, value, inertia [nv + nd],
     column [nv]) and iwork = (slot_of, rows, side) int64 [nv + nd] vectors (vectors, not rows of one array:
-    each row view would cost a reference count per step), C [nv + nd, nv] and A [nv + nd,
+    each row view would cost a reference count per step); side carries over from call to call
+    the rows the last solve held at a bound (solve_unit_rows' guess; zeros before an env's first
+    step, and any values are safe), C [nv + nd, nv] and A [nv + nd,
     nv + nd] are scratch; lo and hi are left holding each row's velocity interval. G, Y, A_eq:
     the step's m_eq equality rows as constraints.factor_constraints left them (v is expected to
     meet them already); both solves keep them (see limits._solve_rows). G is None on a model
@@ -302,19 +316,17 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, H, q, h, work, iwork, 
                 active = True
                 break
     if not active:  # the solve would leave every impulse at zero
+        for k in range(nv):
+            side[k] = 0  # and the next step's solve starts from no row held
         return False
     if distances is None and G is None:
         # every row a dof's own, known at compile time (no bound row; no coupling or loop, whose
         # rows the step loop then passes as None): numba prunes the rest, so the variant most
         # robots use compiles without the general solve
-        solve_unit_rows(H, lo, hi, bias, v, A, rhs, column, side, rows)  # bias is 0
-        if outside:
-            solve_unit_rows(H, lo_b, hi_b, v, bias, A, rhs, column, side, rows)
+        _unit_rows(H, lo, hi, lo_b, hi_b, bias, v, A, rhs, column, side, rows, slot_of, outside)
         return outside
     if nd == 0 and m_eq == 0 and H.shape[0] == nv:  # every row a dof's own: the primal solve
-        solve_unit_rows(H, lo, hi, bias, v, A, rhs, column, side, rows)  # bias is 0
-        if outside:
-            solve_unit_rows(H, lo_b, hi_b, v, bias, A, rhs, column, side, rows)
+        _unit_rows(H, lo, hi, lo_b, hi_b, bias, v, A, rhs, column, side, rows, slot_of, outside)
         return outside
     _solve_rows(dof_parent, LD, J, lo, hi, bias, v, C, A, rhs, lam, column, slot_of, rows, side,
                 G, Y, A_eq, m_eq, lam_eq)  # bias is 0
@@ -332,6 +344,18 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, H, q, h, work, iwork, 
                         rows, side, G, Y, A_eq, 0, lam_eq)
             cap_correction(link_table, bias, h)  # the loops' part of it is not linear in q
     return outside
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def _unit_rows(H, lo, hi, lo_b, hi_b, bias, v, A, rhs, column, held, free, bias_held, outside):
+    """limit_impulses' solves when every row is a dof's own: the velocity rows from the rows
+    held last time (``held``, kept from call to call), then, when a joint is outside its limits,
+    the position-only rows from none held."""
+    solve_unit_rows(H, lo, hi, bias, v, A, rhs, column, held, free)  # bias is 0
+    if outside:
+        for k in range(v.shape[0]):
+            bias_held[k] = 0
+        solve_unit_rows(H, lo_b, hi_b, v, bias, A, rhs, column, bias_held, free)
 
 
 # a row the position-only solve leaves further than this outside its interval (relative to the
