@@ -51,6 +51,9 @@ def njit(**options):
         dispatcher = compile_(function)
         if options.get("no_cpython_wrapper") and hasattr(dispatcher, "py_func"):  # not NUMBA_DISABLE_JIT's plain function
             dispatcher.__class__ = _internal_class(type(dispatcher), counted=options["_nrt"])
+        cache = getattr(dispatcher, "_cache", None)
+        if cache is not None and hasattr(cache, "_load_overload"):
+            cache.__class__ = _light_load_class(type(cache))
         return dispatcher
 
     return decorate
@@ -61,6 +64,28 @@ def njit(**options):
 # tenth of a warm `usdjoints simulate`. No kernel calls BLAS (no np.dot, @ or np.linalg), so the
 # module is loaded here with that probe answered "absent", unless scipy's BLAS is imported
 # already (then the probe costs nothing and finds it).
+_LIGHT_LOAD_CLASSES = {}
+
+
+def _light_load_class(base):
+    """``base`` (numba's cache class) loading a compiled kernel after starting numba's runtime
+    alone. numba's own load first refreshes its whole target: it imports and registers every
+    lowering and typing module (numpy, random, typed containers, jitclass...), which takes about
+    0.15 s and which only a compile uses; a compile still refreshes the target itself
+    (numba.core.compiler.compile_extra). The loaded code links against the runtime's symbols
+    (NRT_MemInfo_alloc...), which rtsys.initialize registers."""
+    if base not in _LIGHT_LOAD_CLASSES:
+        def load_overload(self, sig, target_context):
+            from numba.core.runtime import rtsys
+
+            rtsys.initialize(target_context)
+            with self._guard_against_spurious_io_errors():
+                return self._load_overload(sig, target_context)
+
+        _LIGHT_LOAD_CLASSES[base] = type("LightLoadCache", (base,), {"load_overload": load_overload})
+    return _LIGHT_LOAD_CLASSES[base]
+
+
 _BLAS_PROBE = "scipy.linalg.cython_blas"
 
 
