@@ -137,21 +137,32 @@ def _within_intervals(lim_work, qd):
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def failing_dof(link_table, q, qd, settings):
-    """The first dof whose state is not finite or faster than the divergence bounds
-    (settings[SETTING_LINEAR_BOUND] [m/s] for linear dofs, settings[SETTING_ANGULAR_BOUND]
-    [rad/s] for angular ones), else -1."""
+def speed_bounds(link_table, settings, bound_out) -> None:
+    """bound_out [nv]: each dof's divergence bound, settings[SETTING_LINEAR_BOUND] [m/s] for a
+    linear dof (a slider, a free joint's translation), settings[SETTING_ANGULAR_BOUND] [rad/s]
+    for an angular one."""
     linear_bound = settings[SETTING_LINEAR_BOUND]
     angular_bound = settings[SETTING_ANGULAR_BOUND]
     for i in range(link_table.shape[0]):
         kind = link_table[i, LINK_TYPE]
         v0 = link_table[i, LINK_V_START]
-        n = primitive_nv(kind)
-        for a in range(n):
+        for a in range(primitive_nv(kind)):
             linear = kind == PRISMATIC or (kind == FREE and a < 3)
-            bound = linear_bound if linear else angular_bound
-            if not (abs(qd[v0 + a]) < bound):
-                return v0 + a
+            bound_out[v0 + a] = linear_bound if linear else angular_bound
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def failing_dof(link_table, speed_bound, q, qd):
+    """The first dof whose speed is not below its bound (speed_bounds; NaN is not), else the
+    first dof of the first link whose coordinates are not all finite, else -1."""
+    for k in range(qd.shape[0]):
+        if not (abs(qd[k]) < speed_bound[k]):
+            return k
+    finite = True
+    for a in range(q.shape[0]):
+        finite = finite and math.isfinite(q[a])
+    if finite:
+        return -1
     for i in range(link_table.shape[0]):
         q0 = link_table[i, LINK_Q_START]
         for a in range(primitive_nq(link_table[i, LINK_TYPE])):
@@ -247,6 +258,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings, 
     qd = np.empty(nv)
     qdd = np.empty(nv)
     v_start = np.empty(nv)
+    speed_bound = np.empty(nv)
+    speed_bounds(link_table, settings, speed_bound)
     if rk4 is not None:
         k_q = np.empty((5, nq))   # RK4: q stage, 4 rates
         k_v = np.empty((5, nv))   # RK4: v stage, 4 accelerations
@@ -328,11 +341,11 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings, 
         lim_com = np.empty((2, nlink, 4))
     # from here on every array is a borrowed view (borrow.py): the step loop passes them to its
     # kernels without counting references; `owners` holds the arrays until the loop has ended
-    owners = (fk_work, dynamics_work, Rw, pw, q, qd, qdd, v_start, rows_work, lim_work)
+    owners = (fk_work, dynamics_work, Rw, pw, q, qd, qdd, v_start, speed_bound, rows_work, lim_work)
     model = borrow(model)
     (link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, S, I6, dof_parent, dof_table,
      armature, gravity, body_link, body_R_link, body_p_link) = model
-    fk_work, dynamics_work, Rw, pw, q, qd, qdd, v_start, rows_work, lim_work = borrow(owners)
+    fk_work, dynamics_work, Rw, pw, q, qd, qdd, v_start, speed_bound, rows_work, lim_work = borrow(owners)
     E, r, R3, p3 = fk_work
     wR, wp, ws, wvaf, wI, M, vecs, LD_drive, H = dynamics_work
     G, c, Y, A, lam, dq, q_back = rows_work
@@ -540,7 +553,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings, 
                             if mom_before[i, 10] == 0.0:
                                 for a in range(STATE_COLUMNS):
                                     mom_before[i, a] = mom_after[i, a]
-            bad = failing_dof(link_table, q, qd, settings)
+            bad = failing_dof(link_table, speed_bound, q, qd)
             if bad >= 0:
                 status[0] = step + 1
                 status[1] = bad
