@@ -123,6 +123,11 @@ ROBOTS = (
     # dead point, outside their limits) and 10 gearbox couplings
     Robot("cassie", "example-robot-data", "cassie_description/robots/cassie.sdf",
           features="floating, loops at a dead point, gear couplings, starts outside its foot limits"),
+    # its pelvis on a vertical slider limited to [0, 0.2] m (a fixed base), 4 loops; the feet start
+    # at the dead point, where their limits and loops cannot both hold: they stay outside. The
+    # tree-alone correction, moved back by the loops' projection every step, pumped 87 J into it
+    Robot("cassie_reduced", "example-robot-data", "cassie_description/robots/cassie_reduced.sdf",
+          features="base on a limited slider, loops whose limits cannot hold at the start"),
     # ovphysx's sample stages, as shipped
     Robot("ovphysx_ant", "ovphysx", "Ant.usda", features="floating, ground, self-collision"),
     Robot("ovphysx_cartpole", "ovphysx", "CartPole.usda", features="prismatic + revolute"),

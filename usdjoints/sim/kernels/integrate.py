@@ -329,7 +329,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings, 
     mom_Ic = np.empty((nlink, 9))
     if limits is not None:
         lim_iwork = (np.empty(n_lim, dtype=np.int64), np.empty(n_lim, dtype=np.int64),
-                     np.empty(n_lim, dtype=np.int64))
+                     np.empty(n_lim, dtype=np.int64), np.empty(nv))
         lim_C = np.empty((n_lim, nv))
         lim_A = np.empty((n_lim, n_lim))
         lim_J = np.empty((nd, nv))
@@ -394,6 +394,9 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings, 
             held = lim_iwork[2]
             for k in range(n_lim):  # no limit row held before the env's first step
                 held[k] = 0
+            gap = lim_iwork[3]
+            for k in range(nv):  # no joint corrected by the tree alone before it
+                gap[k] = math.inf
         if constraints is not None:
             acceleration_call(model, q, qd, dt, fk_work, dynamics_work, qdd)
             enforce_constraints(model, borrowed_constraints, q, qd, M, fk_work, Rw, pw, rows_work)

@@ -257,9 +257,11 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, H, q, h, work, iwork, 
     factor of the step's inertia, H [nv, nv] that inertia itself (or [0, 0] when not kept: the
     solve then works on LD's columns alone, _solve_rows); work = (lo, hi, lam, lo_b, hi_b, rhs, value, inertia [nv + nd],
     column [nv]) and iwork = (slot_of, rows, side) int64 [nv + nd] vectors (vectors, not rows of one array:
-    each row view would cost a reference count per step); side carries over from call to call
-    the rows the last solve held at a bound (solve_unit_rows' guess; zeros before an env's first
-    step, and any values are safe), C [nv + nd, nv] and A [nv + nd,
+    each row view would cost a reference count per step) and gap float64 [nv]; side carries over
+    from call to call the rows the last solve held at a bound (solve_unit_rows' guess; zeros
+    before an env's first step, and any values are safe), gap how far outside its limits each
+    joint was after the last call's correction by the tree alone (_drop_stalled; inf before an
+    env's first step), C [nv + nd, nv] and A [nv + nd,
     nv + nd] are scratch; lo and hi are left holding each row's velocity interval. G, Y, A_eq:
     the step's m_eq equality rows as constraints.factor_constraints left them (v is expected to
     meet them already); both solves keep them (see limits._solve_rows). G is None on a model
@@ -281,7 +283,7 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, H, q, h, work, iwork, 
     nv = v.shape[0]
     nd = J.shape[0]
     lo, hi, lam, lo_b, hi_b, rhs, value, inertia, column = work
-    slot_of, rows, side = iwork
+    slot_of, rows, side, gap = iwork
     outside = False
     for k in range(nv):
         vmax = dof_table[k, DOF_VELOCITY_LIMIT]
@@ -318,6 +320,7 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, H, q, h, work, iwork, 
     if not active:  # the solve would leave every impulse at zero
         for k in range(nv):
             side[k] = 0  # and the next step's solve starts from no row held
+            gap[k] = math.inf
         return False
     if distances is None and G is None:
         # every row a dof's own, known at compile time (no bound row; no coupling or loop, whose
@@ -337,13 +340,52 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, H, q, h, work, iwork, 
             # the loops' linearisation cannot carry the correction (a linkage at a dead point:
             # Cassie's foot four-bar at its zero pose): the tree alone moves onto the limits, at
             # most MAX_CORRECTION_TURN a step, and the step's position projection closes the
-            # loops, as PhysX keeps a loop-closing joint apart from the articulation's limits
+            # loops, as PhysX keeps a loop-closing joint apart from the articulation's limits.
+            # A joint the projection puts back where it was (its limit and the loops cannot
+            # both hold: cassie_reduced's feet) is left out of it: moved and moved back every
+            # step, it made the other joints of its loop gain 90 J in 0.1 s
             for k in range(nv):
                 bias[k] = 0.0
+            if not _drop_stalled(dof_table, q, lo_b, hi_b, gap):
+                return False
             _solve_rows(dof_parent, LD, J, lo_b, hi_b, v, bias, C, A, rhs, lam, column, slot_of,
                         rows, side, G, Y, A_eq, 0, lam_eq)
             cap_correction(link_table, bias, h)  # the loops' part of it is not linear in q
+            return True
+    for k in range(nv):
+        gap[k] = math.inf
     return outside
+
+
+# the tree-alone correction of a joint outside its limit goes on while each step takes it at
+# least this share of the way closer to the limit
+STALLED = 0.99
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def _drop_stalled(dof_table, q, lo_b, hi_b, gap) -> bool:
+    """Leave out of the tree-alone correction (limit_impulses) each joint outside its limits that
+    is no closer to them than after the last step's correction (gap [nv], kept from call to call:
+    each joint's distance outside then, inf when it was not corrected), and keep the distances
+    for the next step. Whether some joint outside is still corrected."""
+    any_left = False
+    for k in range(gap.shape[0]):
+        lower = dof_table[k, DOF_LOWER]
+        upper = dof_table[k, DOF_UPPER]
+        placed, x = dof_position(dof_table, q, k)
+        distance = 0.0
+        if placed and dof_table[k, DOF_LIMIT_STIFFNESS] == 0.0:
+            distance = max(lower - x, x - upper, 0.0)
+        if distance == 0.0:
+            gap[k] = math.inf
+            continue
+        if distance > STALLED * gap[k]:
+            lo_b[k] = -math.inf
+            hi_b[k] = math.inf
+        else:
+            any_left = True
+        gap[k] = distance
+    return any_left
 
 
 @njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
