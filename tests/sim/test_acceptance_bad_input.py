@@ -103,3 +103,21 @@ def test_good_twin_runs(tmp_path, capsys):
     code, err, out, _ = _run(tmp_path, capsys, PENDULUM)
     assert code == 0, err
     assert out.exists()
+
+
+@pytest.mark.parametrize("attribute, value, said", [
+    ("drive:angular:physics:damping", "inf", "drive damping inf"),
+    ("drive:angular:physics:damping", "-inf", "drive damping -inf"),
+    ("drive:angular:physics:stiffness", "inf", "drive stiffness inf"),
+    ("drive:angular:physics:targetPosition", "nan", "drive target position nan"),
+    ("drive:angular:physics:targetVelocity", "-inf", "drive target velocity -inf"),
+])
+def test_gain_or_target_not_finite(tmp_path, capsys, attribute, value, said):
+    """A drive gain or target that is not finite is refused before the run,
+    naming the joint (it was reported as the pendulum diverging at its first step, 'passed inf
+    rad/s'); the same pendulum with finite values is test_good_twin_runs."""
+    text = PENDULUM.replace('def PhysicsRevoluteJoint "Hinge"',
+                            'def PhysicsRevoluteJoint "Hinge" (prepend apiSchemas = ["PhysicsDriveAPI:angular"])')
+    text = text.replace('uniform token physics:axis = "Y"', f'uniform token physics:axis = "Y"\n        float {attribute} = {value}')
+    code, err, out, _ = _run(tmp_path, capsys, text)
+    _assert_rejected(code, err, out, "/World/Hinge", said)

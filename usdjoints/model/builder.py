@@ -6,6 +6,7 @@ fixed joint can itself be a parent: the builder composes the weld offsets into l
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
@@ -15,6 +16,7 @@ from .articulated import (
     DRIVE_TYPES, FREE, PRIMITIVE_NQ, PRIMITIVE_NV, PRISMATIC, REVOLUTE, SPHERICAL,
     ArticulatedModel,
 )
+from ..errors import InputError
 from .inertia import merge_rigidly_attached
 
 D6_AXES = ("transX", "transY", "transZ", "rotX", "rotY", "rotZ")
@@ -28,6 +30,11 @@ _DOF_DEFAULTS = {
     "lower": -np.inf, "upper": np.inf, "limit_stiffness": 0.0, "limit_damping": 0.0,
     "effort_limit": np.inf, "velocity_limit": np.inf,
 }
+# the columns a step multiplies by the state (inf there makes a NaN or an inf force at once, which
+# the simulator could only report as a divergence); the others are bounds, where inf means none
+_FINITE_DOF = ("damping", "stiffness", "spring_ref", "friction_loss", "armature", "limit_stiffness",
+               "limit_damping")
+_FINITE_DRIVE = ("stiffness", "damping", "target_position", "target_velocity")
 
 
 @dataclass(frozen=True)
@@ -218,6 +225,7 @@ class ModelBuilder:
         for k in range(nv):
             row = {key: float(per[key][k]) for key in per}
             row["drive"] = drives[k]
+            _check_finite(joint_name, row)
             self._dofs.append(row)
 
     def build(self, q_initial=None, qd_initial=None) -> ArticulatedModel:
@@ -289,3 +297,20 @@ class ModelBuilder:
         q0 = model.neutral_configuration() if q_initial is None else np.asarray(q_initial, dtype=float)
         qd0 = np.zeros(model.nv) if qd_initial is None else np.asarray(qd_initial, dtype=float)
         return dataclasses.replace(model, q_initial=q0.copy(), qd_initial=qd0.copy())
+
+
+def _check_finite(joint_name, row) -> None:
+    """InputError naming the joint when one of its dof's gains or targets (in SI units, after
+    the stage's units and degrees are applied) is not finite, or a bound is NaN."""
+    bad = [f"{key.replace('_', ' ')} {row[key]:g}" for key in _FINITE_DOF if not math.isfinite(row[key])]
+    bad += [f"{key.replace('_', ' ')} {row[key]:g}" for key in _DOF_DEFAULTS
+            if key not in _FINITE_DOF and math.isnan(row[key])]
+    drive = row["drive"]
+    if drive:
+        bad += [f"drive {key.replace('_', ' ')} {getattr(drive, key):g}" for key in _FINITE_DRIVE
+                if not math.isfinite(getattr(drive, key))]
+        if math.isnan(drive.max_force):
+            bad.append("drive max force nan")
+    if bad:
+        raise InputError(joint_name, f"not finite in SI units: its {', '.join(bad)}")
+
