@@ -264,3 +264,21 @@ def test_a_fixed_joint_frame_that_is_not_finite_is_the_one_named(tmp_path):
         load_model(path)
     message = str(error.value)
     assert message.startswith("/World/weld: its frame is not finite in SI units (physics:localPos0 = (inf, inf, 0)"), message
+
+
+def test_an_inertia_finite_as_authored_but_not_in_si_units_names_the_units(tmp_path):
+    """A fuzzer's case: a finite physics:diagonalInertia under metersPerUnit 1e200 (kg m^2 scale
+    by mpu^2: inf) was reported as '(nan, nan, nan) kg m^2 (from physics:mass)'. The message
+    names the attribute, its authored value and the units that carry it out of range."""
+    path = _stage(tmp_path, """
+    def Cube "A" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
+    {
+        float physics:mass = 1
+        float3 physics:diagonalInertia = (0.5, 1, 1.5)
+    }""", mpu=1e200)
+    with pytest.raises(InputError) as error:
+        load_model(path)
+    message = str(error.value)
+    assert message.startswith("/World/A: not finite in SI units: its inertia (physics:diagonalInertia = "
+                              "(0.5, 1, 1.5) in stage units)"), message
+    assert "metersPerUnit 1e+200" in message and "physics:mass" not in message

@@ -44,6 +44,8 @@ def body_mass_properties(body_path: str, desc: MassDesc, meters_per_unit: float,
         authored = desc.authored_diagonal
         if authored is not None and not np.all(np.isfinite(np.asarray(authored, dtype=float))):
             bad.append(f"inertia (physics:diagonalInertia = {_shown(authored)})")
+        elif authored is not None:  # finite as authored: the units carry it out of range
+            bad.append(f"inertia (physics:diagonalInertia = {_shown(authored)} in stage units)")
         else:
             bad.append(f"inertia diagonal {_shown(np.diag(properties.inertia))} kg m^2 (from "
                        f"{origin.get(desc.inertia_source, desc.inertia_source)})")
