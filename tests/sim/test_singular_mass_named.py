@@ -24,3 +24,20 @@ def test_free_body_without_inertia_is_named():
     message = str(error.value)
     assert "mass matrix is singular: body '/World/A' (free base, angular velocity x)" in message, message
     assert "\n" not in message and len(message) < 200
+
+
+def test_masses_that_overflow_together_are_named_as_an_overflow(recwarn):
+    """A fuzzer's case: two 1e308 kg bodies (finite each, as kilogramsPerUnit 1e308 makes them)
+    on a hinge. Their joint-space mass matrix overflows (m1 + m2 = inf: IEEE 754), which was
+    reported as the body moving 'no mass or inertia', after numpy's overflow warnings."""
+    b = ModelBuilder(gravity=(0, 0, -9.81))
+    b.add_body("/World/A", joint_type="free", joint_name="/World/A", mass=1e308, inertia=np.eye(3) * 1e307)
+    b.add_body("/World/B", parent="/World/A", joint_type="revolute", joint_name="/World/J", axis=(0, 0, 1),
+               mass=1e308, inertia=np.eye(3) * 1e307, p_parent_joint=(0.5, 0, 0), p_joint_child=(0.5, 0, 0))
+    model = b.build()
+    with pytest.raises(SimulationError) as error:
+        api.simulate(model, 0.004, 1e-3)
+    message = str(error.value)
+    assert "mass matrix is not finite at body '/World/A' (free base, linear velocity x)" in message, message
+    assert "overflow in SI units" in message and "\n" not in message
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]

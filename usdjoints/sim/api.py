@@ -266,12 +266,19 @@ def _require_regular_mass_matrix(model: ArticulatedModel, q0) -> None:
     before the run, naming the joint or body, instead of dividing by zero inside the kernels."""
     if not model.nv:
         return
-    diagonal = mass_diagonal(model, np.asarray(q0, dtype=float).reshape(-1, model.nq)[0])
+    with np.errstate(all="ignore"):  # an overflow is named below, without numpy's warning first
+        diagonal = mass_diagonal(model, np.asarray(q0, dtype=float).reshape(-1, model.nq)[0])
+    huge = np.nonzero(~np.isfinite(diagonal))[0]
+    if huge.size:
+        raise SimulationError(
+            f"the joint-space mass matrix is not finite at {dof_label(model, int(huge[0]))}: the masses "
+            "and inertias it moves overflow in SI units (check the stage's kilogramsPerUnit and "
+            "metersPerUnit)")
     empty = np.nonzero(~(diagonal > 0.0))[0]
     if empty.size:
         raise SimulationError(
             f"the joint-space mass matrix is singular: {dof_label(model, int(empty[0]))} moves no mass or "
-            "inertia (give its bodies physics:mass and non-zero physics:diagonalInertia, or armature)")
+            "inertia in SI units (give its bodies physics:mass and physics:diagonalInertia, or armature)")
 
 
 def check_run(model: ArticulatedModel, duration: float, dt: float, n_envs: int = 1,
