@@ -313,4 +313,3 @@ def _check_finite(joint_name, row) -> None:
             bad.append("drive max force nan")
     if bad:
         raise InputError(joint_name, f"not finite in SI units: its {', '.join(bad)}")
-

@@ -59,11 +59,6 @@ def njit(**options):
     return decorate
 
 
-# numba's array lowering (numba.np.arraymath, loaded with its CPU target) probes for BLAS when it
-# is imported, by importing scipy.linalg.cython_blas where scipy is installed: about 0.1 s, a
-# tenth of a warm `usdjoints simulate`. No kernel calls BLAS (no np.dot, @ or np.linalg), so the
-# module is loaded here with that probe answered "absent", unless scipy's BLAS is imported
-# already (then the probe costs nothing and finds it).
 _LIGHT_LOAD_CLASSES = {}
 
 
@@ -86,6 +81,11 @@ def _light_load_class(base):
     return _LIGHT_LOAD_CLASSES[base]
 
 
+# numba's array lowering (numba.np.arraymath, loaded with its CPU target) probes for BLAS when it
+# is imported, by importing scipy.linalg.cython_blas where scipy is installed: about 0.1 s, a
+# tenth of a warm `usdjoints simulate`. No kernel calls BLAS (no np.dot, @ or np.linalg), so the
+# module is loaded here with that probe answered "absent", unless scipy's BLAS is imported
+# already (then the probe costs nothing and finds it).
 _BLAS_PROBE = "scipy.linalg.cython_blas"
 
 
