@@ -6,6 +6,13 @@ implicit step of h = 1e-4 s to w' = w / (1 + h d / I); PhysX's w' gives the iner
 Measured: 0.00795 with no collider (PhysX's small sphere, 2/5 m (0.1 m)^2 = 0.008) and 0.01328
 on a 0.2 m cube collider (the cube's m s^2 / 6 = 0.01333): the zero was not kept. usdjoints kept
 it and refused the stage (singular mass matrix).
+
+A diagonal with no entry above 0 reads the same ((-1, -1, 0): measured 0.004 kg m^2 for m = 1
+with no collider, PhysX's small sphere), and one with an entry above 0 is used entry by entry as
+its absolute value ((-1, 2, 3) as (1, 2, 3), with PhysX's warning "computed mass inertia tensor
+... does have a negative diagonal value"); measured with ovphysx 0.7 from the inertia it holds and
+from free spins and pendulum periods with it. usdjoints refused the first as singular and kept
+the negative entry of the second.
 """
 from __future__ import annotations
 
@@ -13,6 +20,7 @@ import math
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from usdjoints import cli
@@ -32,14 +40,14 @@ def PhysicsScene "scene"
 """
 
 
-def _body(name: str, x: float, cube: bool) -> str:
+def _body(name: str, x: float, cube: bool, diagonal: str) -> str:
     kind, extra_api, size = ("Cube", ', "PhysicsCollisionAPI"', "    double size = 0.2\n") if cube else ("Xform", "", "")
     return f"""def {kind} "{name}" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"{extra_api}])
 {{
     double3 xformOp:translate = ({x}, 0, 0)
     uniform token[] xformOpOrder = ["xformOp:translate"]
     float physics:mass = 2
-    float3 physics:diagonalInertia = (0, 0, 0)
+    float3 physics:diagonalInertia = {diagonal}
     vector3f physics:angularVelocity = ({math.degrees(1.0)}, 0, 0)
 {size}}}
 def PhysicsRevoluteJoint "j{name}" (prepend apiSchemas = ["PhysicsDriveAPI:angular"])
@@ -52,31 +60,43 @@ def PhysicsRevoluteJoint "j{name}" (prepend apiSchemas = ["PhysicsDriveAPI:angul
 """
 
 
-STAGE = HEADER + _body("Bare", 0, False) + _body("Boxed", 3, True)
-EXPECTED = {"/Bare": 0.4 * 2 * 0.1 ** 2, "/Boxed": 2 * 0.2 ** 2 / 6}
+COMPUTED = {"/Bare": 0.4 * 2 * 0.1 ** 2, "/Boxed": 2 * 0.2 ** 2 / 6}
+# the authored diagonal -> each body's inertia about the hinge's X axis [kg m^2]
+DIAGONALS = {
+    "(0, 0, 0)": COMPUTED,
+    "(-1, -1, 0)": COMPUTED,  # no entry above 0: not authored
+    "(-0.005, 0.002, 0.003)": {"/Bare": 0.005, "/Boxed": 0.005},  # its absolute value
+}
 
 
-def test_zero_inertia_is_computed_or_defaulted(tmp_path, capsys):
-    """Oracle: the closed forms above (PhysX's small sphere; the cube's inertia); the stage
-    simulates from the command line (exit 0, no refusal)."""
+def _stage(diagonal: str) -> str:
+    return HEADER + _body("Bare", 0, False, diagonal) + _body("Boxed", 3, True, diagonal)
+
+
+@pytest.mark.parametrize("diagonal", DIAGONALS)
+def test_zero_inertia_is_computed_or_defaulted(tmp_path, capsys, diagonal):
+    """Oracle: the closed forms above (PhysX's small sphere; the cube's inertia) and PhysX's
+    measured rules; the stage simulates from the command line (exit 0, no refusal)."""
     stage = tmp_path / "zero_inertia.usda"
-    stage.write_text(STAGE)
+    stage.write_text(_stage(diagonal))
     model = load_model(str(stage))
     for b, name in enumerate(model.body_names):
         inertia = model.link_inertia[int(model.body_link[b])]
-        assert inertia[0, 0] == pytest.approx(EXPECTED[name], rel=1e-6), name
+        assert inertia[0, 0] == pytest.approx(DIAGONALS[diagonal][name], rel=1e-6), name
+        assert (np.diag(inertia) > 0).all(), name
     assert cli.main(["simulate", str(stage), "--duration", "0.01"]) == 0, capsys.readouterr().err
 
 
 @pytest.mark.oracle
-def test_zero_inertia_matches_physx(tmp_path):
+@pytest.mark.parametrize("diagonal", DIAGONALS)
+def test_zero_inertia_matches_physx(tmp_path, diagonal):
     sys.path.insert(0, str(REPO / "tests" / "oracle"))
     from ovphysx_runner import ovphysx_available, run_ovphysx_probe
 
     if not ovphysx_available():
         pytest.skip("ovphysx is not installed (pip install usdjoints[oracle])")
     stage = tmp_path / "zero_inertia.usda"
-    stage.write_text(STAGE)
+    stage.write_text(_stage(diagonal))
     model = load_model(str(stage))
     bodies = run_ovphysx_probe(stage, steps=1, dt=1e-4)["bodies"]
     for b, name in enumerate(model.body_names):

@@ -98,8 +98,14 @@ def _resolve(path, columns: Mapping[str, Resolved], colliders, consumer, mpu, kp
     body_density = density * kpu / mpu ** 3 if density > 0 else None
     # the colliders' mass, centre and inertia are only needed for what is not authored; which
     # colliders give mass (and at what density) is reported either way
-    geometry = not (authored_mass * kpu > 0.0 and com_authored and diag_authored
-                    and any(float(c) != 0.0 for c in authored_diagonal))
+    # PhysX (measured with ovphysx 0.7, tests/sim/test_zero_inertia_physx.py): an authored
+    # diagonal with no entry above 0 ((0, 0, 0), (-1, -1, 0)) is not authored: it is computed from
+    # the colliders, else the small sphere's; one with an entry above 0 is used as its absolute
+    # value, entry by entry ((-1, 2, 3) as (1, 2, 3), with a warning of the negative diagonal)
+    diag_authored = diag_authored and any(float(c) > 0.0 for c in authored_diagonal)
+    if diag_authored:
+        authored_inertia = axes @ np.diag(np.abs(diagonal)) @ axes.T
+    geometry = not (authored_mass * kpu > 0.0 and com_authored and diag_authored)
     shape_mass, shape_com, shape_inertia, used, densities = _shapes(colliders, mpu, kpu, body_density,
                                                                      profile.material_density, geometry)
     mass = authored_mass * kpu
@@ -109,7 +115,6 @@ def _resolve(path, columns: Mapping[str, Resolved], colliders, consumer, mpu, kp
         mass, source = shape_mass, ("density" if weighed else "shapes")
     if not com_authored:
         com = shape_com
-    diag_authored = diag_authored and any(float(c) != 0.0 for c in authored_diagonal)  # PhysX: zero = unset
     if diag_authored:
         inertia, inertia_source = authored_inertia, "authored"
     elif shape_mass > 0.0:
