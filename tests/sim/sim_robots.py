@@ -128,6 +128,10 @@ ROBOTS = (
     # tree-alone correction, moved back by the loops' projection every step, pumped 87 J into it
     Robot("cassie_reduced", "example-robot-data", "cassie_description/robots/cassie_reduced.sdf",
           features="base on a limited slider, loops whose limits cannot hold at the start"),
+    Robot("cassie_simple", "example-robot-data", "cassie_description/robots/cassie_simple.sdf",
+          features="base on a limited slider, loops whose limits cannot hold at the start"),
+    Robot("cassie_wo_gearbox", "example-robot-data", "cassie_description/robots/cassie_wo_gearbox_spring.sdf",
+          features="base on a limited slider, loops"),
     # ovphysx's sample stages, as shipped
     Robot("ovphysx_ant", "ovphysx", "Ant.usda", features="floating, ground, self-collision"),
     Robot("ovphysx_cartpole", "ovphysx", "CartPole.usda", features="prismatic + revolute"),
