@@ -70,6 +70,61 @@ def test_euler_hint_does_not_suggest_euler():
     assert "reduce dt" in message
 
 
+def test_fast_start_hint_names_the_initial_velocity():
+    """The same doubling rotor started at 1e5 rad/s: its bound is ten times that start, which it
+    passes at step 4 (1e5 x 2^4). With no initial velocity the stage implies no speed above the
+    1000 rad/s floor, so the hint names the authored start, not masses, gains and dt."""
+    b = ModelBuilder(gravity=(0, 0, 0))
+    b.add_body("rotor", joint_type="revolute", mass=1.0, inertia=np.diag([1.0, 1.0, 1e-3]), damping=-0.5)
+    model = b.build(qd_initial=np.array([1e5]))
+    with pytest.raises(SimulationError) as error:
+        api.simulate(model, 1.0, 1e-3)
+    message = str(error.value)
+    assert message.startswith("joint 'rotor' diverged at t = 0.004 s"), message
+    assert "starts with joint 'rotor' at 1e+05 rad/s (5.73e+06 deg/s)" in message, message
+    assert "reduce dt" not in message
+
+
+SPINNING_TOP = """#usda 1.0
+(
+    metersPerUnit = 1
+    kilogramsPerUnit = 1
+    upAxis = "Z"
+)
+def PhysicsScene "scene"
+{
+}
+def Xform "Top" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
+{
+    float physics:mass = 1.0
+    float3 physics:diagonalInertia = (0.005, 0.005, 0.01)
+    point3f physics:centerOfMass = (0, 0, 0.125)
+    quatd xformOp:orient = (0.9659258262890683, 0.25881904510252074, 0, 0)
+    uniform token[] xformOpOrder = ["xformOp:orient"]
+    vector3f physics:angularVelocity = (0, 1e38, 0)
+}
+def PhysicsSphericalJoint "Tip"
+{
+    rel physics:body1 = </Top>
+}
+"""
+
+
+def test_absurd_authored_spin_is_named(tmp_path):
+    """A top tilted 30 deg on a ball joint, authored to spin at 1e38 deg/s about the world's y
+    (a value a fuzzer found), blows up at the first step; the hint points at that authored
+    velocity: 1e38 deg/s x cos 30 deg about the tilted frame's y, in rad/s."""
+    from usdjoints.model.build import load_model
+
+    path = tmp_path / "top.usda"
+    path.write_text(SPINNING_TOP)
+    with pytest.raises(SimulationError) as error:
+        api.simulate(load_model(path), 0.1, 1e-3)
+    message = str(error.value)
+    assert "joint '/Tip' (spherical, angular velocity y) at 1.51e+36 rad/s" in message, message
+    assert "check the authored initial velocities" in message
+
+
 def test_singular_mass_matrix_is_a_simulation_error():
     """A hinge turning a point mass on its axis moves no inertia: M = 0 cannot be solved. The
     kernels' division by zero becomes SimulationError naming the cause."""

@@ -385,7 +385,9 @@ def simulate(model: ArticulatedModel, duration: float, dt: float, integrator: st
             states = _states_before(simulate_envs, args, q_traj[env], qd_traj[env], model.nbody, step,
                                     record_every, float(dt))
             locked = divergence.locked_joint(model, states)
-        raise SimulationError(divergence.message(model, dof, step * dt, integrator, bounds, where, locked))
+        fast = divergence.fast_start(model, duration, q0[env], qd0[env])
+        raise SimulationError(divergence.message(model, dof, step * dt, integrator, bounds, where, locked,
+                                                 fast))
     t = np.arange(T) * dt * record_every
     if n_envs == 1:
         q_traj, qd_traj, poses = q_traj[0], qd_traj[0], poses[0]

@@ -189,12 +189,39 @@ def dof_label(model: ArticulatedModel, dof: int) -> str:
     return f"joint {name!r}"
 
 
-def message(model, dof: int, time: float, integrator: str, speed_bounds, env: str, locked=None) -> str:
-    """The divergence message; ``locked`` = (joint, rotY [deg]) from locked_joint, or None."""
+def fast_start(model: ArticulatedModel, duration: float, q0: np.ndarray, qd0: np.ndarray) -> Optional[tuple[int, float]]:
+    """(dof, speed [m/s | rad/s]) of the initial velocity (qd0 [nv], one env's) furthest past
+    the bounds the run would have with every initial velocity zero, i.e. past ten times every
+    speed its gravity, drives and springs imply; None when none is past them."""
+    qd0 = np.asarray(qd0, dtype=float).reshape(-1)
+    if not model.nv or not np.isfinite(qd0).all():
+        return None
+    v, w = bounds(model, duration, q0, np.zeros_like(qd0))
+    over = np.abs(qd0) / np.where(dof_is_linear(model), v, w)
+    k = int(np.argmax(over))
+    return (k, float(qd0[k])) if over[k] > 1.0 else None
+
+
+def fast_start_hint(model: ArticulatedModel, dof: int, speed: float) -> str:
+    if dof_is_linear(model)[dof]:
+        value = f"{speed:.3g} m/s"
+    else:
+        value = f"{speed:.3g} rad/s ({math.degrees(speed):.3g} deg/s)"
+    return (f"the run starts with {dof_label(model, dof)} at {value}, more than ten times any speed "
+            "the stage's gravity, drives and springs imply: check the authored initial velocities "
+            "(physics:velocity, physics:angularVelocity, the joint state's velocity)")
+
+
+def message(model, dof: int, time: float, integrator: str, speed_bounds, env: str, locked=None,
+            fast=None) -> str:
+    """The divergence message; ``locked`` = (joint, rotY [deg]) from locked_joint, or None;
+    ``fast`` = (dof, speed) from fast_start, or None."""
     linear = bool(dof_is_linear(model)[dof])
     bound = f"{speed_bounds[0]:.3g} m/s" if linear else f"{speed_bounds[1]:.3g} rad/s"
     if locked is not None:
         hint = lock_hint(*locked)
+    elif fast is not None:
+        hint = fast_start_hint(model, *fast)
     elif integrator == "rk4":
         hint = ("RK4 treats drives, springs and limits explicitly: use the euler integrator (implicit "
                 "there) or a smaller dt")
