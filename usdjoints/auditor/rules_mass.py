@@ -79,22 +79,28 @@ class InertiaNotPhysical(Rule):
 
     def check(self, ctx: AuditContext) -> Iterator:
         seen: dict[str, tuple] = {}
+        rejected: set[str] = set()
         for consumer in self.applies(ctx.consumers):
             for body, mass in _dynamic_masses(ctx, consumer):
                 diagonal = mass.authored_diagonal
-                if mass.inertia_source != "authored" or diagonal is None or not any(diagonal):
+                if mass.inertia_source not in ("authored", "rejected") or diagonal is None or not any(diagonal):
                     continue  # unauthored, or the all-zero fallback (OpenUSD's validator reports a half-authored one)
                 if not all(math.isfinite(v) for v in diagonal):
                     continue  # non-finite-value reports it
                 key = body.path
+                if mass.inertia_source == "rejected":
+                    rejected.add(key)
                 if key in seen:
                     seen[key][1].append(consumer)
                     continue
                 seen[key] = (tuple(sorted(diagonal)), [consumer])
         for path, ((a, b, c), consumers) in seen.items():
             if a <= 0.0:
+                kept = ("; PhysX rejects it on this articulation link, which turns with PhysX's default "
+                        "inertia, 1 stage unit about each axis" if path in rejected else "")
                 yield self.finding(ctx, path, f"principal moments {fmt(a)}, {fmt(b)}, {fmt(c)} are not all positive: "
-                                   "the inertia is not positive definite", "physics:diagonalInertia", consumers)
+                                   f"the inertia is not positive definite{kept}", "physics:diagonalInertia",
+                                   consumers)
             elif a + b + 1e-9 * c < c:
                 yield self.finding(ctx, path, f"principal moments violate Ia + Ib >= Ic ({fmt(a)} + {fmt(b)} < "
                                    f"{fmt(c)})", "physics:diagonalInertia", consumers, severity="warning")

@@ -88,6 +88,13 @@ def build_model(description: StageDescription, stage=None, *, contact: bool = Tr
             mass_notes.append(Diagnostic(
                 "warning", body_path, f"nothing gives this body its {' or '.join(mass.defaulted)}: "
                 f"{made_up} as PhysX uses", "mass-defaulted"))
+        if described.inertia_source == "rejected":
+            authored = ", ".join(f"{float(v):g}" for v in described.authored_diagonal)
+            mass_notes.append(Diagnostic(
+                "warning", body_path, f"physics:diagonalInertia ({authored}) has a zero moment, which PhysX "
+                "rejects on an articulation link (\"components must be > 0 for articulations\"): the link "
+                f"keeps PhysX's default, 1 stage unit ({mass.inertia[0, 0]:.6g} kg m^2) about each axis, and "
+                "is simulated so", "inertia-rejected"))
         if joint is not None and parent is not None and joint.type == "fixed" and described.stand_in:
             mass = dataclasses.replace(mass, mass=0.0, com=np.zeros(3), inertia=np.zeros((3, 3)))
         R_world_body = quat_to_matrix(body.world_pose.orientation)

@@ -34,7 +34,8 @@ def body_mass_properties(body_path: str, desc: MassDesc, meters_per_unit: float,
                                 desc.source in ("shapes", "density") or desc.inertia_source == "shapes",
                                 desc.defaulted)
     origin = {"authored": "physics:mass", "density": "the colliders' sizes and density",
-              "shapes": "the colliders' sizes", "default": "the default"}
+              "shapes": "the colliders' sizes", "default": "the default",
+              "rejected": "PhysX's link default"}
     bad = []
     if not np.isfinite(properties.mass):
         bad.append(f"mass {properties.mass:g} kg (from {origin.get(desc.source, desc.source)})")

@@ -85,7 +85,9 @@ class Profile:
     ``computes_mass``: the consumer resolves each body's mass properties (authored values, else
     from its colliders' shapes and densities, else its defaults); without it only what is
     authored is reported. ``material_density``: a collider's bound PhysicsMaterialAPI density
-    gives it mass when the body authors no physics:density.
+    gives it mass when the body authors no physics:density. ``link_zero_moment_default``: an
+    articulation link whose authored diagonalInertia has a zero moment beside a positive one
+    keeps the consumer's default inertia, 1 stage unit about each axis (PhysX rejects the tensor).
     ``refuses_units``: stage metadata (metersPerUnit, kilogramsPerUnit) whose value, read but no
     positive finite number, makes the consumer load nothing of the stage.
     ``world_anchor_welds``: a non-fixed joint from the world to an articulation becomes its fixed base.
@@ -143,6 +145,7 @@ class Profile:
     refuses_units: frozenset = frozenset()
     computes_mass: bool = True
     material_density: bool = False
+    link_zero_moment_default: bool = False
     articulation_roles: frozenset = frozenset({TREE, LOOP})
     listed_roles: frozenset = frozenset({TREE})
     seeds_inside_links: bool = True

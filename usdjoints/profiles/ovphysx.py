@@ -56,6 +56,9 @@ PROFILE = Profile(
     # physics:density wins over it (3000: 24 kg) and physics:mass over both; a material without
     # density leaves PhysX's 1000 kg/m^3
     material_density=True,  # a hinge from the world to an articulation becomes its fixed base
+    # measured (tests/sim/test_zero_moment_link_physx.py): "PxRigidBody::setMassSpaceInertiaTensor():
+    # components must be > 0 for articulations", and the link turns with its default (1, 1, 1)
+    link_zero_moment_default=True,
     dof_columns=PHYSX_AXIS_COLUMNS,  # armature, speed limit and friction per axis
     articulation_roles=frozenset({TREE}),  # a loop-closing joint is simulated beside the articulation
     # measured (tests/oracle/test_articulation_graph_ovphysx.py): of several joints on one body

@@ -20,6 +20,7 @@ PROFILE = Profile(
     nested_roots=SHARE_CLAIMED,  # warned, and gathers only links the outer root left
     dof_columns=PHYSX_AXIS_COLUMNS,  # armature, speed limit and friction per axis
     material_density=True,  # masses are resolved as PhysX resolves them
+    link_zero_moment_default=True,  # as PhysX: a link's tensor with a zero moment is rejected
     articulation_roles=frozenset({TREE, LOOP}),  # loops are closed by constraints in the simulator
     # as PhysX ("Articulation cannot contain a distance joint!"): held outside the tree
     unarticulated_types=frozenset({"distance"}),

@@ -152,7 +152,8 @@ def _describe(scan: StageScan, consumer: str, shared: dict) -> StageDescription:
         collision_filters=physical["filters"],
         masses=ResolvedMasses(bodies, physical["colliders"], consumer, float(units.meters_per_unit.value),
                               float(units.kilograms_per_unit.value), frozenset(scan.mass_stand_ins),
-                              shared.setdefault(_MASSES, {})),
+                              shared.setdefault(_MASSES, {}),
+                              frozenset(link for a in result.articulations for link in a.links)),
     )
 
 

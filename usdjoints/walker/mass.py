@@ -46,10 +46,11 @@ def quat_to_matrix(q) -> np.ndarray:
     ])
 
 
-def resolve(path, columns, colliders, consumer, mpu, kpu, stand_in) -> MassDesc:
-    """One body's MassDesc (``colliders``: the colliders it owns)."""
+def resolve(path, columns, colliders, consumer, mpu, kpu, stand_in, link: bool = False) -> MassDesc:
+    """One body's MassDesc (``colliders``: the colliders it owns; ``link``: the body is a link of
+    an articulation in this consumer's reading)."""
     with np.errstate(over="ignore", invalid="ignore"):
-        return _resolve(path, columns, colliders, consumer, np.float64(mpu), np.float64(kpu), stand_in)
+        return _resolve(path, columns, colliders, consumer, np.float64(mpu), np.float64(kpu), stand_in, link)
 
 
 def collider_volume_diagnostics(colliders: tuple[ColliderDesc, ...], meters_per_unit: float) -> list[Diagnostic]:
@@ -76,7 +77,7 @@ def _vec(matrix) -> tuple:
     return tuple(tuple(float(c) for c in row) for row in np.asarray(matrix).tolist())
 
 
-def _resolve(path, columns: Mapping[str, Resolved], colliders, consumer, mpu, kpu, stand_in) -> MassDesc:
+def _resolve(path, columns: Mapping[str, Resolved], colliders, consumer, mpu, kpu, stand_in, link) -> MassDesc:
     authored_mass = float(columns["physics:mass"].value) if "physics:mass" in columns else 0.0
     com_authored = "physics:centerOfMass" in columns and columns["physics:centerOfMass"].authored
     diag_authored = "physics:diagonalInertia" in columns and columns["physics:diagonalInertia"].authored
@@ -103,8 +104,14 @@ def _resolve(path, columns: Mapping[str, Resolved], colliders, consumer, mpu, kp
     # the colliders, else the small sphere's; one with an entry above 0 is used as its absolute
     # value, entry by entry ((-1, 2, 3) as (1, 2, 3), with a warning of the negative diagonal)
     diag_authored = diag_authored and any(float(c) > 0.0 for c in authored_diagonal)
+    rejected = False
     if diag_authored:
         authored_inertia = axes @ np.diag(np.abs(diagonal)) @ axes.T
+        # on an articulation link PhysX rejects a tensor with a zero moment beside a positive one
+        # ("components must be > 0 for articulations") and the link keeps its default, 1 stage
+        # unit about each axis (measured with ovphysx 0.7, tests/sim/test_zero_moment_link_physx.py)
+        if link and profile.link_zero_moment_default and not np.all(np.abs(diagonal) > 0.0):
+            authored_inertia, rejected = np.eye(3) * (kpu * mpu ** 2), True
     geometry = not (authored_mass * kpu > 0.0 and com_authored and diag_authored)
     shape_mass, shape_com, shape_inertia, used, densities = _shapes(colliders, mpu, kpu, body_density,
                                                                      profile.material_density, geometry)
@@ -116,7 +123,7 @@ def _resolve(path, columns: Mapping[str, Resolved], colliders, consumer, mpu, kp
     if not com_authored:
         com = shape_com
     if diag_authored:
-        inertia, inertia_source = authored_inertia, "authored"
+        inertia, inertia_source = authored_inertia, "rejected" if rejected else "authored"
     elif shape_mass > 0.0:
         inertia, inertia_source = shape_inertia * (mass / shape_mass), "shapes"
     else:

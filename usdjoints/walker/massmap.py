@@ -22,7 +22,8 @@ class ResolvedMasses(Mapping):
     """
 
     def __init__(self, bodies, colliders: tuple[ColliderDesc, ...], consumer: str, meters_per_unit: float,
-                 kilograms_per_unit: float, stand_ins: frozenset, shared: dict | None = None):
+                 kilograms_per_unit: float, stand_ins: frozenset, shared: dict | None = None,
+                 links: frozenset = frozenset()):
         from ..profiles import profile
 
         self._columns = {body.path: body.columns for body in bodies}
@@ -32,7 +33,9 @@ class ResolvedMasses(Mapping):
                 self._colliders.setdefault(collider.body, []).append(collider)
         self._consumer, self._mpu, self._kpu, self._stand_ins = consumer, meters_per_unit, kilograms_per_unit, stand_ins
         rules = profile(consumer)
-        self._rules = (rules.computes_mass, rules.material_density, meters_per_unit, kilograms_per_unit)
+        self._rules = (rules.computes_mass, rules.material_density, rules.link_zero_moment_default,
+                       meters_per_unit, kilograms_per_unit)
+        self._links = links  # the articulation links of this consumer's reading
         self._done: dict[str, MassDesc] = {}
         self._shared = {} if shared is None else shared
 
@@ -40,7 +43,7 @@ class ResolvedMasses(Mapping):
         done = self._done.get(path)
         if done is None:
             columns = self._columns[path]  # KeyError for a path that is no body
-            key = (path, self._rules, tuple((name, column.value, column.authored) for name in MASS_COLUMNS
+            key = (path, self._rules, path in self._links, tuple((name, column.value, column.authored) for name in MASS_COLUMNS
                                             if (column := columns.get(name)) is not None))
             try:
                 done = self._shared.get(key)
@@ -50,7 +53,7 @@ class ResolvedMasses(Mapping):
                 from .mass import resolve  # numpy: loaded when a mass is first read
 
                 done = resolve(path, columns, self._colliders.get(path, []), self._consumer,
-                               self._mpu, self._kpu, path in self._stand_ins)
+                               self._mpu, self._kpu, path in self._stand_ins, path in self._links)
                 if key is not None:
                     self._shared[key] = done
             self._done[path] = done
