@@ -10,6 +10,11 @@ is at -0.004834 rad after 100 steps of 1 ms, the swing of I = 1 + m r^2 = 1.01 k
 default (1, 1, 1) about the centre of mass): with the zero kept (I = m r^2 = 0.01) it is
 -0.359 rad (measured with (1e-9, 0.001, 0.001)). usdjoints kept the zero and refused the stage
 (singular mass matrix); it now keeps PhysX's default, with a warning.
+
+Outside an articulation PhysX reads the zero moment as an infinite one (its inverse inertia is
+0): a free brick with (1, 1, 0) stops turning about z at its first step. usdjoints does not
+simulate that lock; it keeps the zero, names it in a warning, and refuses the run when the body
+then has a motion with no inertia.
 """
 from __future__ import annotations
 
@@ -102,3 +107,52 @@ def test_swing_matches_physx(tmp_path):
     ours = api.simulate(load_model(str(stage)), DURATION, 1e-3).q[-1, 0]
     print(f"\nhinge after {DURATION} s: PhysX {physx:.6f} rad, usdjoints {ours:.6f} rad")
     assert ours == pytest.approx(physx, rel=2e-2)
+
+
+SPINNING_BRICK = """#usda 1.0
+(
+    metersPerUnit = 1
+    kilogramsPerUnit = 1
+    upAxis = "Z"
+)
+def PhysicsScene "scene"
+{
+}
+def Xform "Brick" (prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"])
+{
+    float physics:mass = 1
+    float3 physics:diagonalInertia = (1, 1, 0)
+    vector3f physics:angularVelocity = (17.188733853924695, 28.64788975654116, 40.10704565915762)
+}
+"""
+
+
+def test_free_body_zero_moment_is_named(tmp_path):
+    """Outside an articulation PhysX keeps the zero moment as an infinite one (below); usdjoints
+    keeps it zero, says so before it refuses the run (a free body turning about that axis moves
+    no inertia)."""
+    from usdjoints.errors import SimulationError
+
+    stage = tmp_path / "brick.usda"
+    stage.write_text(SPINNING_BRICK)
+    model = load_model(str(stage))
+    assert [d.code for d in model.diagnostics if d.prim == "/Brick"] == ["inertia-zero-moment"]
+    with pytest.raises(SimulationError, match="body '/Brick' .* moves no mass or inertia"):
+        api.simulate(model, 0.01, 1e-3)
+
+
+@pytest.mark.oracle
+def test_free_body_zero_moment_is_locked_by_physx(tmp_path):
+    """The warning's claim, measured: the brick authored to spin at (0.3, 0.5, 0.7) rad/s stops
+    turning about its zero-moment axis at once, and keeps the other two rates (less PhysX's default
+    angular damping, 0.05 1/s, 0.5 % in 0.1 s)."""
+    sys.path.insert(0, str(REPO / "tests" / "oracle"))
+    from ovphysx_runner import ovphysx_available, run_ovphysx_probe
+
+    if not ovphysx_available():
+        pytest.skip("ovphysx is not installed (pip install usdjoints[oracle])")
+    stage = tmp_path / "brick.usda"
+    stage.write_text(SPINNING_BRICK)
+    w = run_ovphysx_probe(stage, steps=100, dt=1e-3)["bodies"]["/Brick"]["final"]["angular_velocity"]
+    assert abs(w[2]) < 1e-6, w
+    assert w[0] == pytest.approx(0.3, rel=1e-2) and w[1] == pytest.approx(0.5, rel=1e-2), w
