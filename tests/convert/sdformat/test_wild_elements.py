@@ -360,12 +360,21 @@ def test_1_7_joint_named_like_a_link_is_rejected(tmp_path):
           <joint name="b" type="revolute"><parent>a</parent><child>b</child></joint></model></sdf>""")
 
 
-@pytest.mark.parametrize("decl", ['<link name="world"/>', '<frame name="world"/>', '<link name="__x__"/>',
+@pytest.mark.parametrize("decl", ['<link name="world"/>', '<frame name="world"/>', '<link name="__x__"/>', '<link name="____"/>',
                                   '<joint name="world" type="fixed"><parent>world</parent><child>l</child></joint>'])
 def test_reserved_names_are_rejected(tmp_path, decl):
     with pytest.raises(InputError, match="reserved") as error:
         _convert(tmp_path, f'<sdf version="1.9"><model name="m"><link name="l"/>\n{decl}</model></sdf>')
     assert str(error.value).split(":")[1] == "2"
+
+
+@pytest.mark.parametrize("name", ["__", "___", "_x_", "__x"])
+def test_short_underscore_names_are_not_reserved(tmp_path, name):
+    """libsdformat's isReservedName reserves a name starting and ending with "__" only from four
+    characters on: libsdformat 12.3 loads these with no error."""
+    _, stage, _ = _convert(tmp_path, f'<sdf version="1.9"><model name="m"><link name="l"/>\n'
+                                     f'<link name="{name}"/><frame name="f{name}" attached_to="{name}"/></model></sdf>')
+    assert _named(stage, name).IsValid()
 
 
 def test_reserved_model_name_is_rejected(tmp_path):

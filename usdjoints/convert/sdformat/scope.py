@@ -235,8 +235,9 @@ def _merged(scope: Scope, element: etree._Element) -> list[Decl]:
 
 
 def is_reserved(name: str) -> bool:
-    """libsdformat's reserved frame names: ``world`` and any name starting and ending with ``__``."""
-    return name == "world" or (name.startswith("__") and name.endswith("__"))
+    """libsdformat's reserved frame names: ``world`` and any name of four or more characters
+    starting and ending with ``__`` (``__`` and ``___`` are names like any other)."""
+    return name == "world" or (len(name) >= 4 and name.startswith("__") and name.endswith("__"))
 
 
 def _rename_colliding(decls: list[Decl], element: etree._Element, context: ScopeContext,
