@@ -40,10 +40,6 @@ CASES = {
     "unknown_type": (_robot('<joint name="j" type="hinge"><parent link="a"/><child link="b"/></joint>'), 4, "hinge"),
     "missing_parent_link": (_robot('<joint name="j" type="fixed">\n<parent/><child link="b"/></joint>'), 5,
                             "<parent> needs the attribute 'link'"),
-    "empty_mimic_joint": (_robot(LINK.format("c"), REVOLUTE.format(""),
-                                 '<joint name="k" type="revolute"><parent link="b"/><child link="c"/>\n'
-                                 '<mimic joint=""/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'),
-                          7, "<mimic> has an empty 'joint' attribute"),
 }
 
 

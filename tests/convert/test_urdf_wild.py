@@ -266,16 +266,18 @@ def test_the_output_never_overwrites_the_input(tmp_path, capsys):
     assert (source.read_bytes(), source.stat().st_mtime_ns) == before and urdf.read_text() == BODY
 
 
-def test_a_mimic_of_no_joint_converts_free_with_a_warning(tmp_path):
+@pytest.mark.parametrize("name", ["nowhere", ""])
+def test_a_mimic_of_no_joint_converts_free_with_a_warning(tmp_path, name):
     """urdfdom does not check the mimicked joint's name (example-robot-data's alex_psyonic_hands
-    names one that does not exist): pinocchio loads it; the joint is written free, with a warning."""
+    names one that does not exist; urdfdom's check_urdf loads an empty one too): pinocchio loads
+    it; the joint is written free, with a warning."""
     pytest.importorskip("pinocchio")
     source = tmp_path / "r.urdf"
-    source.write_text(BODY.replace("</joint>", '<mimic joint="nowhere" multiplier="2"/></joint>'))
+    source.write_text(BODY.replace("</joint>", f'<mimic joint="{name}" multiplier="2"/></joint>'))
     expected = pinocchio_link_poses(source)
     report = convert_urdf(source, tmp_path / "out.usda")
     (warning,) = report.warnings
-    assert warning.where == f"{source}:8" and "'nowhere', which is not a joint" in warning.message
+    assert warning.where == f"{source}:8" and f"{name!r}, which is not a joint" in warning.message
     assert pose_mismatches(expected, usd_link_poses(tmp_path / "out.usda")) == []
     stage = Usd.Stage.Open(str(tmp_path / "out.usda"))
     assert not any("Mimic" in api for prim in stage.Traverse() for api in prim.GetAppliedSchemas())
@@ -316,13 +318,15 @@ SHAPES = """<robot name="r">
 """
 
 
-def test_unparsable_shapes_are_dropped_as_urdfdom_drops_them(tmp_path):
+@pytest.mark.parametrize("origin, size", [("0 0", "1 2"), ("0 nan 0", "1 inf 1"), ("1e400 0 0", "1 -inf 1")])
+def test_unparsable_shapes_are_dropped_as_urdfdom_drops_them(tmp_path, origin, size):
     """urdfdom stops reading a link's shapes at the first one it cannot parse and keeps the link:
     pinocchio's geometry models of the same file are the oracle (a failed collision drops the
-    link's collisions, a failed visual its visuals and collisions; masses and joints stay)."""
+    link's collisions, a failed visual its visuals and collisions; masses and joints stay).
+    urdfdom's istringstream reads no nan, inf or number beyond double range either."""
     pin = pytest.importorskip("pinocchio")
     source = tmp_path / "shapes.urdf"
-    source.write_text(SHAPES)
+    source.write_text(SHAPES.replace('xyz="0 0"', f'xyz="{origin}"').replace('size="1 2"', f'size="{size}"'))
     model = pin.buildModelFromUrdf(str(source))
     expected = {}
     for kind, geometry_type in (("visual", pin.VISUAL), ("collision", pin.COLLISION)):

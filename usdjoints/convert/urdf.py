@@ -142,7 +142,10 @@ def read_urdf(
     reader = _Reader(file, ResourceLocator(str(Path(file).resolve().parent), dict(packages or {}),
                                            tuple(resource_paths or ()), confine=confine))
     reader.notes.extend(xml_notes)
-    robot = reader.robot(root)
+    try:
+        robot = reader.robot(root)
+    except _Unparsed as error:  # refused outside a link's shapes: a plain InputError to the caller
+        raise InputError(error.where, error.message, error.hint) from None
     build_tree(robot)  # raises on unknown links, several parents, several roots, cycles
     return robot
 
@@ -160,9 +163,9 @@ def _tag(element) -> str:
 LISTED_ATTRIBUTES = 100
 
 class _Unparsed(InputError):
-    """A value urdfdom cannot parse (a wrong count of numbers, text that is no number, a missing
-    attribute): refused in a joint, the robot or an inertial; a link's visual or collision holding
-    one is dropped, as urdfdom drops it."""
+    """A value urdfdom cannot parse (a wrong count of numbers, text that is no number, nan, inf or
+    a number beyond double range, a missing attribute): refused in a joint, the robot or an
+    inertial; a link's visual or collision holding one is dropped, as urdfdom drops it."""
 
 
 class _Reader:
@@ -215,9 +218,9 @@ class _Reader:
             hint = XACRO_HINT if _XACRO_EXPRESSION.search(text) else None
             raise _Unparsed(str(self.where(element)), f"<{element.tag} {attribute}={text!r}> needs {count} "
                             f"number{'s' if count != 1 else ''}", hint)
-        if not all(math.isfinite(v) for v in values):
-            raise self.error(element, f"<{element.tag} {attribute}={text!r}> is not finite",
-                             "write finite numbers")
+        if not all(math.isfinite(v) for v in values):  # nor can urdfdom's istringstream read nan, inf, 1e400
+            raise _Unparsed(str(self.where(element)), f"<{element.tag} {attribute}={text!r}> is not finite",
+                            "write finite numbers")
         if beyond_float32(values):
             raise self.error(element, overflow_message(f"<{element.tag} {attribute}={text!r}>"))
         return values
@@ -471,7 +474,12 @@ class _Reader:
         mimic_element = self.child(element, "mimic")
         mimic = None
         if mimic_element is not None:
-            mimic = Mimic(self.required(mimic_element, "joint"), self.scalar(mimic_element, "multiplier"),
+            # urdfdom takes joint="" as a name like any other (check_urdf loads it): it names no
+            # joint, and the coupling is dropped with the warning of any unknown joint
+            reference = self.get(mimic_element, "joint")
+            if reference is None:
+                reference = self.required(mimic_element, "joint")  # refused: urdfdom's parse fails
+            mimic = Mimic(reference, self.scalar(mimic_element, "multiplier"),
                           self.scalar(mimic_element, "offset"), self.where(mimic_element))
         custom: dict[str, object] = {}
         for tag in ("safety_controller", "calibration"):
