@@ -141,6 +141,16 @@ def test_composition_errors_give_the_same_message_every_time(capsys, tmp_path):
     assert "Could not open asset @missing.usda@ for reference introduced by @two.usda@</B>" in lines.pop()
 
 
+def test_sublayer_composition_error_hint_names_sublayers(capsys, tmp_path):
+    """A sublayer offset of nan is a composition error: the hint names every kind of arc, not only
+    references and payloads."""
+    (tmp_path / "odd.usda").write_text("#usda 1.0\n")
+    path = tmp_path / "root.usda"
+    path.write_text('#usda 1.0\n(\n    subLayers = [@./odd.usda@ (offset = nan)]\n)\n')
+    line = _one_line_error(capsys, "walk", str(path))
+    assert "composition error: Invalid sublayer offset" in line and "sublayers, references" in line, line
+
+
 def test_unknown_consumer_is_usage_error(capsys, tmp_path):
     with pytest.raises(SystemExit) as exit_info:
         main(["walk", str(SAMPLE_STAGES[0]), "--consumer", "bullet"])

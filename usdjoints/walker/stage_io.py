@@ -78,7 +78,8 @@ def open_stage(stage_or_path: StageLike, *, probe: bool | None = None):
         raise InputError(
             path,
             f"composition error: {reasons[0]}",
-            f"{len(errors)} composition error(s) in all; fix the references or payloads",
+            f"{len(errors)} composition error(s) in all; fix the composition arcs it names (sublayers, "
+            "references, payloads, inherits, specializes, variants)",
         )
     return stage
 
@@ -400,6 +401,10 @@ def usd_error_text(error, path: str, shown: str) -> str:
         return f"{shown}:{located['line']}:{located['column']}: {_tidy(reason)}"
     if reasons:
         reason = reasons[0].replace(f"<{os.path.abspath(path)}>", "").replace(f"<{path}>", "").strip()
+        other = _UNKNOWN_FORMAT.search(reason)
+        if other and os.path.abspath(other[1]) != os.path.abspath(path):  # a clip or asset the file names
+            return (f"{other[1]}: USD cannot read this file: no file format for its extension (an asset "
+                    f"of {shown})")
         utf8 = None if _is_binary(path) else _utf8_problem(path, shown)
         if utf8:
             return utf8
@@ -410,6 +415,9 @@ def usd_error_text(error, path: str, shown: str) -> str:
             reason = _crate_reason(reason)  # (a reason naming an asset is about that asset, not the crate)
         return f"{shown}: USD cannot read this file: {_tidy(reason)}"
     return f"{shown}: USD cannot read this file"
+
+
+_UNKNOWN_FORMAT = re.compile(r"Cannot determine file format for @([^@]+)@")
 
 
 # what the C++ library says when a size read from a corrupt file is out of range (not bad_alloc:
