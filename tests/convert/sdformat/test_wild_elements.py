@@ -377,6 +377,25 @@ def test_short_underscore_names_are_not_reserved(tmp_path, name):
     assert _named(stage, name).IsValid()
 
 
+def test_root_model_beside_a_world_is_left_out_with_a_warning(tmp_path):
+    """libsdformat 12.3 loads a root <model> beside a <world> with no error; the world is what a
+    simulator runs, so it is converted and the root model is named in a warning."""
+    report, stage, _ = _convert(tmp_path, '<sdf version="1.9">\n<world name="w"><model name="a"><link name="l"/>'
+                                          '</model></world>\n<model name="b"><link name="k"/></model></sdf>')
+    assert _named(stage, "a::l").IsValid()
+    with pytest.raises(KeyError):
+        _named(stage, "k")
+    assert any("the root <model> 'b'" in w.message for w in report.warnings), report.to_text()
+
+
+def test_two_root_models_are_refused_at_the_second(tmp_path):
+    """libsdformat: "Root object can only contain one model" (an error; drake refuses the file)."""
+    with pytest.raises(InputError, match="holds 2 <model> elements") as error:
+        _convert(tmp_path, '<sdf version="1.9">\n<model name="a"><link name="l"/></model>\n'
+                           '<model name="b"><link name="l"/></model></sdf>')
+    assert str(error.value).split(":")[1] == "3"
+
+
 def test_reserved_model_name_is_rejected(tmp_path):
     with pytest.raises(InputError, match="reserved"):
         _convert(tmp_path, '<sdf version="1.9"><model name="__model__"><link name="l"/></model></sdf>')

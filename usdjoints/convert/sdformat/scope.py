@@ -81,14 +81,22 @@ def build_root(document, directories: tuple[Path, ...], confinement: Confinement
     """The top-level scopes of a document: its worlds, or its single model."""
     context = ScopeContext(document.path, document.version, directories, (document.path.resolve(),), confinement)
     scopes = [build_world(w, context) for w in document.root.findall("world")]
-    for model in document.root.findall("model"):
-        scopes.append(build_model(model, context))
-    if scopes and document.warnings:
-        scopes[0] = replace(scopes[0], warnings=document.warnings + scopes[0].warnings)
+    models = document.root.findall("model")
+    if len(models) > 1:  # libsdformat: an error, "Root object can only contain one model"
+        raise InputError(where(models[1]), f"the <sdf> root holds {len(models)} <model> elements: SDFormat "
+                         "allows one (put several models in a <world>)")
+    warnings = tuple(document.warnings)
+    if scopes and models:
+        # libsdformat loads both without an error; the worlds are what a simulator runs (Gazebo
+        # loads the worlds of a file), so the root model is left out of them
+        warnings += (f"{where(models[0])}: the root <model> {models[0].get('name', '')!r} beside the file's "
+                     "<world>: converted are the worlds, without it",)
+    elif models:
+        scopes.append(build_model(models[0], context))
+    if scopes and warnings:
+        scopes[0] = replace(scopes[0], warnings=warnings + scopes[0].warnings)
     if not scopes:
         raise InputError(where(document.root), "the file has no <model> or <world>")
-    if len(scopes) > 1 and any(s.kind == "model" for s in scopes):
-        raise InputError(where(document.root), "a file holds either one <model> or worlds, not both")
     return scopes
 
 
