@@ -235,6 +235,18 @@ def test_dae_node_transforms_compose_in_document_order(tmp_path):
                                np.unique(np.round(a.T + [0, 0, 20], 9), axis=0), atol=1e-9)
 
 
+def test_dae_id_shared_by_a_scene_and_a_node(tmp_path):
+    """Unitree's calf.dae names its visual scene and a node both "calf": the scene reference
+    names the scene (one library per kind, as Assimp reads it), and the node's translated cube is
+    read. Oracle: closed form (the unit cube moved by (2, 0, 0)); it was dropped for having no
+    visual scene."""
+    scene = '<node id="calf"><translate>2 0 0</translate><instance_geometry url="#g"/></node>'
+    text = collada(cube_geometry("g", "triangles"), scene).replace('"scene"', '"calf"').replace('"#scene"', '"#calf"')
+    (tmp_path / "calf.dae").write_text(text)
+    mesh = load_mesh(str(tmp_path / "calf.dae"))
+    np.testing.assert_allclose(box(mesh), [[2, 0, 0], [3, 1, 1]], atol=1e-12)
+
+
 def test_dae_unit_is_applied_and_up_axis_is_not(tmp_path):
     """Oracle: closed form; <unit meter="0.001"> turns a 1000-unit cube into a 1 m cube whatever
     <up_axis> says (the choice Gazebo and RViz make for the unit, all of them for the axis)."""

@@ -392,3 +392,21 @@ def test_floating_base_on_a_model_hinged_to_the_world_says_the_joint_is_kept(tmp
     from pxr import UsdPhysics
     joints = {p.GetName(): UsdPhysics.Joint(p) for p in stage.Traverse() if p.IsA(UsdPhysics.Joint)}
     assert joints["w"].GetBody0Rel().GetTargets() == []
+
+
+@pytest.mark.parametrize("moments, words", [((0.0, 1.0, 1.0), "include a zero"),
+                                            ((1.0, 1.0, 3.0), "the largest exceeds the sum of the other two")])
+def test_moments_no_rigid_body_has_are_written_as_given_with_the_right_warning(tmp_path, moments, words):
+    """Oracle: the triangle inequality of principal moments, checked by hand on the two cases; a
+    zero moment is the one PhysX rejects on a link (tests/sim/test_zero_moment_link_physx.py),
+    the triangle one it takes."""
+    ixx, iyy, izz = moments
+    source = tmp_path / "r.urdf"
+    source.write_text(BODY.replace('<link name="b"/>', f'<link name="b"><inertial><mass value="1"/><inertia '
+                                   f'ixx="{ixx}" iyy="{iyy}" izz="{izz}" ixy="0" ixz="0" iyz="0"/></inertial></link>'))
+    report = convert_urdf(source, tmp_path / "out.usda")
+    (warning,) = [w for w in report.warnings if "inertia" in w.element]
+    assert words in warning.message and ("PhysX rejects" in warning.message) == (ixx == 0.0), warning.message
+    stage = Usd.Stage.Open(str(tmp_path / "out.usda"))
+    written = stage.GetPrimAtPath("/r/b").GetAttribute("physics:diagonalInertia").Get()
+    assert sorted(written) == sorted(moments)

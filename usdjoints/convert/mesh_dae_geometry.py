@@ -21,7 +21,13 @@ class DaeDocument:
     def __init__(self, root):
         self.root = root
         self.prefix = root.tag[:root.tag.index("}") + 1] if root.tag.startswith("{") else ""
-        self._by_id = {element.get("id"): element for element in root.iter() if element.get("id")}
+        # every element of each id: exporters reuse one id across kinds (Unitree's calf.dae names its
+        # visual scene and a node "calf"), and a reference names an element of a known kind, as
+        # loaders that keep one library per kind (Assimp) resolve it
+        self._by_id: dict[str, list] = {}
+        for element in root.iter():
+            if element.get("id"):
+                self._by_id.setdefault(element.get("id"), []).append(element)
         self._positions: dict[int, np.ndarray] = {}
 
     def tag(self, name: str) -> str:
@@ -34,8 +40,9 @@ class DaeDocument:
     def target(self, element, attribute: str, expected: tuple[str, ...]):
         """The element a ``#id`` reference in ``element`` names, which must be one of ``expected``."""
         url = element.get(attribute) or ""
-        found = self._by_id.get(url[1:]) if url.startswith("#") else None
-        if found is None or self.local(found) not in expected:
+        named = self._by_id.get(url[1:], []) if url.startswith("#") else []
+        found = next((candidate for candidate in named if self.local(candidate) in expected), None)
+        if found is None:
             raise MeshUnavailable(f"line {element.sourceline}: <{self.local(element)} {attribute}={url!r}> "
                                   f"names no <{'/'.join(expected)}> in the file")
         return found

@@ -432,12 +432,15 @@ def mass_values(link: Link, robot: RobotIR, notes: Notes):
                   "all zero: not written, so UsdPhysics consumers derive it from the colliders")
         return float(mass), Gf.Vec3f(*origin.position), None, None, False
     a, b, c = sorted(moments)
-    if not indefinite and (a <= 0.0 or c > (a + b) * (1.0 + 1e-6)):
+    if not indefinite and a <= 0.0:
         notes.add(EntryKind.WARNING, where, f"link {link.name!r} inertia",
-                  f"principal moments {tuple(float(m) for m in moments)} are not a rigid body's (each must be "
-                  "positive and at most the sum of the other two): written as given, as pinocchio takes them; "
-                  "OpenUSD's RigidBodyChecker reports a zero moment, and PhysX rejects one on an articulation "
-                  "link, which then turns with PhysX's default inertia, 1 stage unit about each axis")
+                  f"principal moments {tuple(float(m) for m in moments)} include a zero: written as given, as "
+                  "pinocchio takes them; OpenUSD's RigidBodyChecker reports it, and PhysX rejects it on an "
+                  "articulation link, which then turns with PhysX's default inertia, 1 stage unit about each axis")
+    elif not indefinite and c > (a + b) * (1.0 + 1e-6):
+        notes.add(EntryKind.WARNING, where, f"link {link.name!r} inertia",
+                  f"principal moments {tuple(float(m) for m in moments)} are not a rigid body's (the largest "
+                  "exceeds the sum of the other two): written as given, as pinocchio and PhysX take them")
     return (float(mass), Gf.Vec3f(*origin.position), Gf.Vec3f(*moments),
             Gf.Quatf(float(axes[0]), Gf.Vec3f(*axes[1:])), False)
 
