@@ -180,7 +180,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
         _write(dumps(report.to_json()))
     else:
         _write(f"{args.input} -> {args.output}: {report.body_count} bodies, {report.joint_count} joints, "
-               f"{'fixed' if report.fixed_base else 'floating'} base, {len(report.defaults)} spec defaults used, "
+               f"{report.base_text}, {len(report.defaults)} spec defaults used, "
                f"{len(report.dropped)} dropped, {len(report.kept)} kept, {len(report.warnings)} warnings")
     return 0
 

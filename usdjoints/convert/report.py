@@ -62,6 +62,13 @@ class ConversionReport:
         return tuple(e for e in self.entries if e.kind is EntryKind.KEPT)
 
     @property
+    def base_text(self) -> str:
+        """``fixed base`` or ``floating base``; ``no rigid body`` for a static model (a floor, a light)."""
+        if not self.body_count:
+            return "no rigid body"
+        return "fixed base" if self.fixed_base else "floating base"
+
+    @property
     def warnings(self) -> tuple[ReportEntry, ...]:
         return tuple(e for e in self.entries if e.kind is EntryKind.WARNING)
 
@@ -69,7 +76,7 @@ class ConversionReport:
         head = (
             f"{self.input_path} -> {self.output_path}: robot {self.robot_name!r}, "
             f"{self.body_count} bodies, {self.joint_count} joints, "
-            f"{'fixed' if self.fixed_base else 'floating'} base, articulation root {self.articulation_root}"
+            f"{self.base_text}, articulation root {self.articulation_root}"
         )
         return "\n".join([head, *(str(e) for e in self.entries)])
 

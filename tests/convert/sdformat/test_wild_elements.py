@@ -615,3 +615,18 @@ def test_two_worlds_of_one_name_are_refused_at_the_second(tmp_path, capsys):
         (err,) = capsys.readouterr().err.strip().splitlines()
         assert f"worlds.sdf:3: a second world named 'first' (the first is at line 2)" in err
         assert not (tmp_path / "out.usda").exists()
+
+
+def test_a_static_model_is_said_to_have_no_rigid_body(tmp_path, capsys):
+    """A static floor converts to colliders with no rigid body: the summary line said "floating
+    base". Oracle: the stage (no prim with PhysicsRigidBodyAPI)."""
+    from usdjoints import cli
+
+    src = tmp_path / "floor.sdf"
+    src.write_text('<sdf version="1.6"><model name="floor"><static>true</static><link name="l"><collision name="c">'
+                   '<geometry><box><size>1 1 1</size></box></geometry></collision></link></model></sdf>')
+    out = tmp_path / "floor.usda"
+    assert cli.main(["convert", str(src), "-o", str(out)]) == 0
+    assert "0 bodies, 0 joints, no rigid body," in capsys.readouterr().out
+    stage = Usd.Stage.Open(str(out))
+    assert not any(prim.HasAPI(UsdPhysics.RigidBodyAPI) for prim in stage.Traverse())
