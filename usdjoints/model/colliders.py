@@ -34,6 +34,7 @@ from ..descriptors import ColliderDesc, Diagnostic, StageDescription
 from ..errors import UnsupportedFeature
 from ..walker.colliders import DEFAULT_FRICTION, DEFAULT_RESTITUTION  # noqa: F401 (PhysX's default material)
 from .articulated import COLLIDER_BOX, COLLIDER_CAPSULE, COLLIDER_HULL, COLLIDER_PLANE, COLLIDER_SPHERE
+from ..hull import hull_faces
 from .rotation import quat_to_matrix
 # Rotations taking a collider's z axis onto the stage axis X, Y or Z (cyclic permutations).
 _Z_TO_AXIS = {
@@ -81,50 +82,12 @@ def _shape(collider: ColliderDesc, scale: np.ndarray, mpu: float):
 
 def hull_planes(points: np.ndarray):
     """The face planes [nface, 4] (n, d: n . x <= d inside, |n| = 1) of the convex hull of a few
-    points [m] (at most the walker's 64), by incremental construction: a tetrahedron of extreme
-    points, then each point outside the current faces replaces the faces it sees with the fan
-    from their horizon to it. Coplanar faces share one plane. None when they span no volume."""
-    n = len(points)
-    span = float(np.abs(points - points.mean(axis=0)).max()) if n else 0.0
-    if n < 4 or not span > 0.0:
+    points [m] (at most the walker's 64), from hull.hull_faces. Coplanar faces share one plane.
+    None when they span no volume."""
+    found = hull_faces(points)
+    if found is None:
         return None
-    tol = 1e-9 * span
-    i0 = int(np.argmin(points[:, 0]))
-    i1 = int(np.argmax(np.linalg.norm(points - points[i0], axis=1)))
-    line = points[i1] - points[i0]
-    i2 = int(np.argmax(np.linalg.norm(np.cross(points - points[i0], line), axis=1)))
-    normal = np.cross(line, points[i2] - points[i0])
-    height = (points - points[i0]) @ normal
-    i3 = int(np.argmax(np.abs(height)))
-    if np.linalg.norm(normal) <= 1e-12 * span * span or abs(height[i3]) <= 1e-12 * span ** 3:
-        return None
-    inside = points[[i0, i1, i2, i3]].mean(axis=0)
-    faces = []
-
-    def add(a, b, c):
-        normal = np.cross(points[b] - points[a], points[c] - points[a])
-        if normal @ (points[a] - inside) < 0.0:
-            a, b, normal = b, a, -normal
-        faces.append((a, b, c, normal / np.linalg.norm(normal)))
-
-    for a, b, c in ((i0, i1, i2), (i0, i1, i3), (i0, i2, i3), (i1, i2, i3)):
-        add(a, b, c)
-    order = np.argsort(-np.linalg.norm(points - inside, axis=1))
-    for k in (int(k) for k in order):
-        if k in (i0, i1, i2, i3):
-            continue
-        x = points[k]
-        visible = [f for f in faces if f[3] @ (x - points[f[0]]) > tol]
-        if not visible:
-            continue
-        edges = {(f[e], f[(e + 1) % 3]) for f in visible for e in range(3)}
-        faces = [f for f in faces if f[3] @ (x - points[f[0]]) <= tol]
-        for a, b in edges:
-            if (b, a) not in edges:
-                normal = np.cross(points[b] - points[a], x - points[a])
-                length = np.linalg.norm(normal)
-                if length > 1e-12 * span * span:
-                    faces.append((a, b, k, normal / length))
+    faces, tol = found
     planes = np.array([[*f[3], f[3] @ points[f[0]]] for f in faces])
     # every vertex on the inner side of every plane (round-off aside): the hull is closed
     planes[:, 3] = np.max(points @ planes[:, :3].T, axis=0)
