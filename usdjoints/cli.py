@@ -86,6 +86,7 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
     from .model.build import build_model
     from .progress import ProgressBar
     from .sim.api import check_run, quaternion_starts, recording_plan, simulate, step_flops, step_seconds
+    from .sim.limit_excess import SHOWN_LIMITS_PASSED, limits_passed
     from .sim.loop_gaps import open_loops
     from .sim.trajectory import resample
     from .trajectory_io import write_npz, write_plot, write_usd_time_samples
@@ -124,6 +125,13 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
         _note(args, f"usdjoints: warning: {loop}: this loop-closing joint opened by {gap:.3g} m in the run: "
                     "the step could not hold it together with the mechanism's other loops, couplings "
                     "and limits")
+    passed = limits_passed(model, trajectory.q, trajectory.t)  # the states the run reached
+    for label, value, unit, when in passed[:SHOWN_LIMITS_PASSED]:
+        _note(args, f"usdjoints: warning: {label} went {value:.3g} {unit} past its limit (worst at t = {when:.4g} s): "
+                    "the step could not hold the limit together with the mechanism's loops, couplings and "
+                    "contacts")
+    if len(passed) > SHOWN_LIMITS_PASSED:
+        _note(args, f"usdjoints: warning: {len(passed) - SHOWN_LIMITS_PASSED} more joint(s) went past their limits")
     if times is not None:
         trajectory = resample(trajectory, times, quaternion_starts(model))
     if args.out:
