@@ -319,7 +319,8 @@ class MassDesc:
     density, 1000 kg/m^3), ``default`` (nothing gives one: PhysX's 1 stage mass unit), or
     ``unset`` (OpenUSD's parser computes none). ``inertia_source`` likewise (``default``: the
     0.1 m sphere PhysX uses; ``rejected``: an articulation link's authored diagonal has a zero
-    moment, which PhysX rejects, and the link keeps PhysX's default, 1 stage unit about each axis). ``inertia`` is the 3x3 tensor about ``center_of_mass`` in body axes.
+    moment, which PhysX rejects, and the link keeps PhysX's default, 1 stage unit about each
+    axis). ``inertia`` is the 3x3 tensor about ``center_of_mass`` in body axes.
     Values may be non-finite (huge units or dimensions); the model builder refuses them.
     ``stand_in``: the mass only stands in for none (customData usdjoints:massStandIn).
     ``densities``: per collider that gave mass, (collider path, density [kg/m^3], origin): origin

@@ -27,7 +27,8 @@ from .drives import drive_si, is_rotational
 from .constraints import bound_arrays, cone_limit, cone_rows, coupling_arrays, distance_arrays, loop_arrays
 from .forest import spanning_forest
 from .initial_state import initial_q, initial_qd
-from .mass import body_mass_properties
+from ..walker.mass import zero_moment
+from .mass import _shown, body_mass_properties
 from .rotation import matrix_to_quat, quat_to_matrix
 
 # Joint limits are hard, as PhysX's: the simulator holds them with joint-space impulses
@@ -89,16 +90,16 @@ def build_model(description: StageDescription, stage=None, *, contact: bool = Tr
                 "warning", body_path, f"nothing gives this body its {' or '.join(mass.defaulted)}: "
                 f"{made_up} as PhysX uses", "mass-defaulted"))
         if described.inertia_source == "rejected":
-            authored = ", ".join(f"{float(v):g}" for v in described.authored_diagonal)
             mass_notes.append(Diagnostic(
-                "warning", body_path, f"physics:diagonalInertia ({authored}) has a zero moment, which PhysX "
+                "warning", body_path, f"physics:diagonalInertia {_shown(described.authored_diagonal)} has a "
+                "zero moment, which PhysX "
                 "rejects on an articulation link (\"components must be > 0 for articulations\"): the link "
                 f"keeps PhysX's default, 1 stage unit ({mass.inertia[0, 0]:.6g} kg m^2) about each axis, and "
                 "is simulated so", "inertia-rejected"))
-        elif described.inertia_source == "authored" and _zero_moment(described.authored_diagonal):
-            authored = ", ".join(f"{float(v):g}" for v in described.authored_diagonal)
+        elif described.inertia_source == "authored" and zero_moment(described.authored_diagonal):
             mass_notes.append(Diagnostic(
-                "warning", body_path, f"physics:diagonalInertia ({authored}) has a zero moment: PhysX locks "
+                "warning", body_path, f"physics:diagonalInertia {_shown(described.authored_diagonal)} has a "
+                "zero moment: PhysX locks "
                 "the rotation of a rigid body outside an articulation about that axis; usdjoints keeps the "
                 "moment zero, and refuses the run if a joint then moves no inertia", "inertia-zero-moment"))
         if joint is not None and parent is not None and joint.type == "fixed" and described.stand_in:
@@ -316,12 +317,6 @@ def _passive(joint: JointDesc, dofs: tuple[str, ...], mpu: float, kpu: float) ->
             out["friction_loss"].append(units.force_to_newtons(friction, mpu, kpu))
             out["velocity_limit"].append(speed * mpu if math.isfinite(speed) else math.inf)
     return out
-
-
-def _zero_moment(diagonal) -> bool:
-    """An authored diagonal with a zero entry beside an entry above 0 (one with none above 0 is
-    read as not authored, walker/mass.py)."""
-    return diagonal is not None and any(float(v) > 0.0 for v in diagonal) and any(float(v) == 0.0 for v in diagonal)
 
 
 def _gravity(description: StageDescription, mpu: float) -> np.ndarray:

@@ -189,7 +189,8 @@ def dof_label(model: ArticulatedModel, dof: int) -> str:
     return f"joint {name!r}"
 
 
-def fast_start(model: ArticulatedModel, duration: float, q0: np.ndarray, qd0: np.ndarray) -> Optional[tuple[int, float]]:
+def fast_start(model: ArticulatedModel, duration: float, q0: np.ndarray,
+               qd0: np.ndarray) -> Optional[tuple[int, float]]:
     """(dof, speed [m/s | rad/s]) of the initial velocity (qd0 [nv], one env's) furthest past
     the bounds the run would have with every initial velocity zero, i.e. past ten times every
     speed its gravity, drives and springs imply; None when none is past them."""

@@ -20,11 +20,12 @@ PAST_LENGTH = 0.5e-3  # [m]
 SHOWN_LIMITS_PASSED = 5
 
 
-def limits_passed(model: ArticulatedModel, q: np.ndarray, t: np.ndarray) -> list[tuple[str, float, str, float]]:
-    """(dof label, largest distance past its hard limit, its unit "deg" or "mm", time [s]) of each hinge or
-    slider dof that went past a hard limit (no soft-limit spring) by more than PAST_ANGLE or
-    PAST_LENGTH at some recorded state after the first; worst first. ``q`` [..., T, nq] (envs
-    may lead), ``t`` [T] the recorded times."""
+def limits_passed(model: ArticulatedModel, q: np.ndarray,
+                   t: np.ndarray) -> list[tuple[str, float, str, float]]:
+    """(dof label, largest distance past its hard limit, its unit "deg" or "mm", time [s]) of
+    each hinge or slider dof that went past a hard limit (no soft-limit spring) by more than
+    PAST_ANGLE or PAST_LENGTH at some recorded state after the first; worst first. ``q``
+    [..., T, nq] (envs may lead), ``t`` [T] the recorded times."""
     if not model.nv:
         return []
     states = np.asarray(q, dtype=np.float64)
@@ -37,7 +38,8 @@ def limits_passed(model: ArticulatedModel, q: np.ndarray, t: np.ndarray) -> list
     for k in range(model.nv):
         index = int(model.dof_q_index[k])
         lower, upper = float(model.dof_lower[k]), float(model.dof_upper[k])
-        if index < 0 or float(model.dof_limit_stiffness[k]) != 0.0 or (lower == -math.inf and upper == math.inf):
+        soft = float(model.dof_limit_stiffness[k]) != 0.0
+        if index < 0 or soft or (lower == -math.inf and upper == math.inf):
             continue
         x = states[:, :, index]
         with np.errstate(invalid="ignore"):

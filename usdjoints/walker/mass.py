@@ -73,6 +73,13 @@ def collider_volume_diagnostics(colliders: tuple[ColliderDesc, ...], meters_per_
     return notes
 
 
+def zero_moment(diagonal) -> bool:
+    """An authored diagonal with a zero entry beside an entry above 0 (one with none above 0 is
+    read as not authored): the model builder's warning for a body outside an articulation."""
+    return (diagonal is not None and any(float(v) > 0.0 for v in diagonal)
+            and any(float(v) == 0.0 for v in diagonal))
+
+
 def _vec(matrix) -> tuple:
     return tuple(tuple(float(c) for c in row) for row in np.asarray(matrix).tolist())
 
