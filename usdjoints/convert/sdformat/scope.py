@@ -255,6 +255,8 @@ def _rename_colliding(decls: list[Decl], element: etree._Element, context: Scope
     ``NAME_frame``; a warning, not an error. Nothing before 1.7 refers to a joint or frame by name."""
     if context.version >= (1, 7):
         return decls
+    # two siblings of one kind sharing a name stay an error ("joint with name[j] already exists")
+    _check_unique(decls, element, context)
     taken = {d.name for d in decls if d.kind in ("link", "model")}
     for kind, suffix in (("joint", "_joint"), ("frame", "_frame")):
         for index, d in enumerate(decls):

@@ -1,0 +1,38 @@
+"""Files libsdformat refuses to load, and files it loads, at the edges of what the reader checks.
+
+Oracle: libsdformat 12.3 (``sdf::Root::Load``), run on each file below; the error it prints is
+quoted in each case. The files are small restatements of test files of libsdformat's own suite
+(gazebosim/sdformat, ``test/sdf/``, Apache-2.0, see tests/data/sdf/LICENSE.sdformat); the file
+each one follows is named beside it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from usdjoints.convert.sdformat import read_sdformat
+from usdjoints.errors import InputError
+
+#: name -> (SDFormat text, line of the error, words of our message, libsdformat 12.3's error)
+REFUSED = {
+    # model_duplicate_joints.sdf: before 1.7 a joint named like a link is renamed, but two
+    # joints sharing a name are an error in every version
+    "duplicate_joints_1_6.sdf": (
+        '<sdf version="1.6">\n<model name="m">\n<link name="a"/><link name="b"/><link name="c"/>\n'
+        '<joint name="j" type="fixed"><parent>a</parent><child>b</child></joint>\n'
+        '<joint name="j" type="fixed"><parent>b</parent><child>c</child></joint>\n</model></sdf>',
+        5, "joint name 'j' is already used by the joint", "joint with name[j] already exists."),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_libsdformat_load_errors_are_refused_naming_file_and_line(tmp_path: Path, name: str):
+    """Each file libsdformat 12.3 refuses raises InputError at the line of the offending element."""
+    text, line, words, _libsdformat_error = REFUSED[name]
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(InputError) as info:
+        read_sdformat(path)
+    assert info.value.where == f"{path}:{line}"
+    assert words in str(info.value)
