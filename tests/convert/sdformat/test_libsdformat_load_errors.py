@@ -23,6 +23,22 @@ REFUSED = {
         '<joint name="j" type="fixed"><parent>a</parent><child>b</child></joint>\n'
         '<joint name="j" type="fixed"><parent>b</parent><child>c</child></joint>\n</model></sdf>',
         5, "joint name 'j' is already used by the joint", "joint with name[j] already exists."),
+    # link_duplicate_sibling_visuals.sdf / _collisions.sdf
+    "duplicate_visuals.sdf": (
+        '<sdf version="1.9">\n<model name="m">\n<link name="l">\n'
+        '<visual name="v"><geometry><sphere><radius>1</radius></sphere></geometry></visual>\n'
+        '<visual name="v"><geometry><box><size>1 1 1</size></box></geometry></visual>\n</link>\n</model></sdf>',
+        5, "visual name 'v' is already used by the visual at line 4", "visual with name[v] already exists."),
+    "duplicate_collisions.sdf": (
+        '<sdf version="1.6">\n<model name="m">\n<link name="l">\n'
+        '<collision name="c"><geometry><sphere><radius>1</radius></sphere></geometry></collision>\n'
+        '<visual name="c"><geometry><sphere><radius>1</radius></sphere></geometry></visual>\n'
+        '<collision name="c"><geometry><box><size>1 1 1</size></box></geometry></collision>\n</link>\n</model></sdf>',
+        6, "collision name 'c' is already used by the collision at line 4", "collision with name[c] already exists."),
+    "duplicate_sensors.sdf": (
+        '<sdf version="1.9">\n<model name="m">\n<link name="l">\n'
+        '<sensor name="s" type="imu"/>\n<sensor name="s" type="imu"/>\n</link>\n</model></sdf>',
+        5, "sensor name 's' is already used", "sensor with name[s] already exists."),
 }
 
 

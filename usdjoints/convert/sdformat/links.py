@@ -71,6 +71,7 @@ def read_link(graph: FrameGraph, d: Decl, name: str, X_root_scope: Pose, static:
             raise InputError(where(pose_element), f"relative_to '{relative_to}' names no frame of the model")
         return to_ir_pose(X_scope_link.inverse().compose(graph.pose(relative_to)).compose(pose))
 
+    _check_unique_children(element, name)
     extras = []
     for child in element:
         if isinstance(child.tag, str) and child.tag in LINK_EXTRAS:
@@ -101,6 +102,24 @@ def read_link(graph: FrameGraph, d: Decl, name: str, X_root_scope: Pose, static:
                    gravity=False if custom.get("sdformat:gravity") is False else None, extras=tuple(extras),
                    self_collide=model_self_collide if self_collide is None else self_collide.lower() in ("true", "1"))
     return link, notes
+
+
+#: children of a link that libsdformat loads as a uniquely named set ("visual with name[v] already exists");
+#: 12.3 does not check projectors yet, its later releases do
+UNIQUE_CHILDREN = ("visual", "collision", "sensor", "light", "particle_emitter", "projector")
+
+
+def _check_unique_children(link: etree._Element, name: str) -> None:
+    """Two visuals (collisions, sensors...) of one link sharing a name: an error, at the second."""
+    seen: dict[tuple[str, str], etree._Element] = {}
+    for child in link:
+        if not isinstance(child.tag, str) or child.tag not in UNIQUE_CHILDREN or child.get("name") is None:
+            continue
+        first = seen.setdefault((child.tag, child.get("name")), child)
+        if first is not child:
+            raise InputError(where(child), f"link {name}: {child.tag} name '{child.get('name')}' is already "
+                             f"used by the {child.tag} at line {first.sourceline}",
+                             f"the {child.tag}s of a link need unique names")
 
 
 def _inertial(link: etree._Element, name: str, notes: list[ReportEntry], origin) -> ir.Inertial:
