@@ -39,6 +39,32 @@ REFUSED = {
         '<sdf version="1.9">\n<model name="m">\n<link name="l">\n'
         '<sensor name="s" type="imu"/>\n<sensor name="s" type="imu"/>\n</link>\n</model></sdf>',
         5, "sensor name 's' is already used", "sensor with name[s] already exists."),
+    # world_noname.sdf, and the same for the other elements whose name the specification requires
+    "world_without_name.sdf": (
+        '<sdf version="1.6">\n<world>\n</world>\n</sdf>',
+        2, "<world> has no name attribute", "Required attribute[name] in element[world] is not specified in SDF."),
+    "world_with_empty_name.sdf": (
+        '<sdf version="1.6">\n<world name="">\n</world>\n</sdf>',
+        2, "<world> has no name attribute", "Unable to read attribute[name]"),
+    "model_without_name.sdf": (
+        '<sdf version="1.9">\n<model>\n<link name="l"/>\n</model>\n</sdf>',
+        2, "<model> has no name attribute", "Required attribute[name] in element[model] is not specified in SDF."),
+    "visual_without_name.sdf": (
+        '<sdf version="1.9">\n<model name="m">\n<link name="l">\n'
+        '<visual><geometry><box><size>1 1 1</size></box></geometry></visual>\n</link>\n</model></sdf>',
+        4, "<visual> has no name attribute", "Required attribute[name] in element[visual] is not specified in SDF."),
+    "collision_without_name.sdf": (
+        '<sdf version="1.9">\n<model name="m">\n<link name="l">\n'
+        '<collision><geometry><box><size>1 1 1</size></box></geometry></collision>\n</link>\n</model></sdf>',
+        4, "<collision> has no name attribute",
+        "Required attribute[name] in element[collision] is not specified in SDF."),
+    "sensor_with_empty_name.sdf": (
+        '<sdf version="1.9">\n<model name="m">\n<link name="l">\n<sensor name="" type="imu"><imu/></sensor>\n'
+        '</link>\n</model></sdf>',
+        4, "<sensor> has no name attribute", "Unable to read attribute[name]"),
+    "light_without_name.sdf": (
+        '<sdf version="1.9">\n<model name="m">\n<link name="l">\n<light type="point"/>\n</link>\n</model></sdf>',
+        4, "<light> has no name attribute", "Required attribute[name] in element[light] is not specified in SDF."),
 }
 
 
@@ -52,3 +78,17 @@ def test_libsdformat_load_errors_are_refused_naming_file_and_line(tmp_path: Path
         read_sdformat(path)
     assert info.value.where == f"{path}:{line}"
     assert words in str(info.value)
+
+
+def test_included_model_needs_its_own_name(tmp_path: Path):
+    """libsdformat 12.3 refuses an included model without a name attribute although the
+    include names it ("Unable to read file[.../model.sdf]"): the file is read on its own first."""
+    (tmp_path / "nameless").mkdir()
+    (tmp_path / "nameless" / "model.sdf").write_text('<sdf version="1.8">\n<model>\n<link name="l"/>\n</model>\n</sdf>')
+    world = tmp_path / "world.sdf"
+    world.write_text('<sdf version="1.8">\n<world name="w">\n<include><uri>nameless</uri><name>x</name></include>\n'
+                     '</world>\n</sdf>')
+    with pytest.raises(InputError) as info:
+        read_sdformat(world, resource_paths=[tmp_path])
+    assert info.value.where == f"{tmp_path / 'nameless' / 'model.sdf'}:2"
+    assert "included at" in str(info.value)

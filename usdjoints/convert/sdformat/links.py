@@ -110,11 +110,14 @@ UNIQUE_CHILDREN = ("visual", "collision", "sensor", "light", "particle_emitter",
 
 
 def _check_unique_children(link: etree._Element, name: str) -> None:
-    """Two visuals (collisions, sensors...) of one link sharing a name: an error, at the second."""
+    """A visual (collision, sensor...) without a name, or two of one link sharing a name: an
+    error, at the nameless or the second one (the specification requires the name attribute)."""
     seen: dict[tuple[str, str], etree._Element] = {}
     for child in link:
-        if not isinstance(child.tag, str) or child.tag not in UNIQUE_CHILDREN or child.get("name") is None:
+        if not isinstance(child.tag, str) or child.tag not in UNIQUE_CHILDREN:
             continue
+        if not child.get("name"):
+            raise InputError(where(child), f"link {name}: <{child.tag}> has no name attribute")
         first = seen.setdefault((child.tag, child.get("name")), child)
         if first is not child:
             raise InputError(where(child), f"link {name}: {child.tag} name '{child.get('name')}' is already "

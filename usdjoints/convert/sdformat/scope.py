@@ -101,6 +101,7 @@ def build_root(document, directories: tuple[Path, ...], confinement: Confinement
 
 
 def build_world(element: etree._Element, context: ScopeContext) -> Scope:
+    _require_name(element)
     decls: list[Decl] = []
     renamed: list[str] = []
     for child in element:
@@ -112,7 +113,7 @@ def build_world(element: etree._Element, context: ScopeContext) -> Scope:
     # DOMWorld.LoadModelFrameSameName: world_model_frame_same_name.sdf's frame is ground_frame)
     decls = _rename_colliding(decls, element, context, renamed)
     _check_unique(decls, element, context)
-    return Scope("world", element.get("name", "world"), where(element), element, context.version,
+    return Scope("world", element.get("name"), where(element), element, context.version,
                  context.path, tuple(decls), warnings=tuple(renamed))
 
 
@@ -120,6 +121,7 @@ def build_model(element: etree._Element, context: ScopeContext, *, name: str | N
                 pose: tuple[Pose, str] | None = None, static: bool | None = None,
                 placement_frame: str | None = None, placement_where: str = "") -> Scope:
     """A ``<model>`` element -> :class:`Scope`; the keyword overrides come from an ``<include>``."""
+    _require_name(element)  # an included model too: libsdformat reads the file before the override
     decls: list[Decl] = []
     renamed: list[str] = []
     for child in element:
@@ -152,10 +154,16 @@ def build_model(element: etree._Element, context: ScopeContext, *, name: str | N
     )
 
 
-def _declaration(element: etree._Element, context: ScopeContext) -> Decl:
+def _require_name(element: etree._Element) -> str:
+    """The name attribute the specification requires (libsdformat refuses it missing or empty)."""
     name = element.get("name")
     if not name:
         raise InputError(where(element), f"<{element.tag}> has no name attribute")
+    return name
+
+
+def _declaration(element: etree._Element, context: ScopeContext) -> Decl:
+    name = _require_name(element)
     pose, relative_to = parse_pose(element.find("pose"))
     common = dict(name=name, pose=pose, relative_to=relative_to, where=where(element),
                   element=element, version=context.version)
