@@ -80,11 +80,29 @@ def test_libsdformat_load_errors_are_refused_naming_file_and_line(tmp_path: Path
     assert words in str(info.value)
 
 
+def _model_dir(root: Path, name: str, text: str) -> None:
+    (root / name).mkdir()
+    (root / name / "model.config").write_text('<?xml version="1.0"?>\n<model><sdf version="1.8">model.sdf</sdf></model>\n')
+    (root / name / "model.sdf").write_text(text)
+
+
+def test_include_with_placement_frame_needs_a_pose(tmp_path: Path):
+    """placement_frame_missing_pose.sdf: libsdformat 12.3 refuses it with "<pose> is required
+    when specifying the placement_frame element"."""
+    _model_dir(tmp_path, "box", '<sdf version="1.8">\n<model name="box">\n<link name="l"/>\n</model>\n</sdf>')
+    world = tmp_path / "world.sdf"
+    world.write_text('<sdf version="1.8">\n<world name="w">\n<include>\n<uri>box</uri>\n'
+                     '<placement_frame>l</placement_frame>\n</include>\n</world>\n</sdf>')
+    with pytest.raises(InputError) as info:
+        read_sdformat(world, resource_paths=[tmp_path])
+    assert info.value.where == f"{world}:5"
+    assert "<placement_frame> but no <pose>" in str(info.value)
+
+
 def test_included_model_needs_its_own_name(tmp_path: Path):
     """libsdformat 12.3 refuses an included model without a name attribute although the
     include names it ("Unable to read file[.../model.sdf]"): the file is read on its own first."""
-    (tmp_path / "nameless").mkdir()
-    (tmp_path / "nameless" / "model.sdf").write_text('<sdf version="1.8">\n<model>\n<link name="l"/>\n</model>\n</sdf>')
+    _model_dir(tmp_path, "nameless", '<sdf version="1.8">\n<model>\n<link name="l"/>\n</model>\n</sdf>')
     world = tmp_path / "world.sdf"
     world.write_text('<sdf version="1.8">\n<world name="w">\n<include><uri>nameless</uri><name>x</name></include>\n'
                      '</world>\n</sdf>')

@@ -217,7 +217,7 @@ def test_include_placement_frame_that_names_no_frame_is_blamed_on_the_include(tm
     (tmp_path / "inner.sdf").write_text('<?xml version="1.0"?>\n<sdf version="1.10"><model name="box">'
                                         f'{LINK.format("base")}</model></sdf>\n')
     message = _refused(tmp_path, _model("<include><uri>inner.sdf</uri>\n"
-                                        "<placement_frame>nope</placement_frame></include>"))
+                                        "<placement_frame>nope</placement_frame><pose>0 0 0 0 0 0</pose></include>"))
     assert "m.sdf:7: placement_frame 'nope' names no frame in model 'box'" in message
 
 

@@ -194,6 +194,10 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool, 
                          "('world' and names starting and ending with '__' are reserved)")
     pose_element = element.find("pose")
     pose = parse_pose(pose_element) if pose_element is not None else None
+    placement = element.find("placement_frame")
+    if placement is not None and pose_element is None:
+        raise InputError(where(placement), "<include> has a <placement_frame> but no <pose>",
+                         "placement_frame names the frame the include's <pose> places; add the <pose>")
     static_text = child_text(element, "static")
     try:
         document = load_document(path)
@@ -207,7 +211,7 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool, 
             models[0], inner, name=name, pose=pose,
             static=None if static_text is None else static_text.lower() in ("true", "1"),
             placement_frame=child_text(element, "placement_frame"),
-            placement_where=where(placement) if (placement := element.find("placement_frame")) is not None else "",
+            placement_where=where(placement) if placement is not None else "",
         )
     except InputError as error:  # a problem inside the included file: say where it was included
         included = f"included at {where(element)}"
