@@ -65,6 +65,11 @@ REFUSED = {
     "light_without_name.sdf": (
         '<sdf version="1.9">\n<model name="m">\n<link name="l">\n<light type="point"/>\n</link>\n</model></sdf>',
         4, "<light> has no name attribute", "Required attribute[name] in element[light] is not specified in SDF."),
+    # model_invalid_top_level_frame.sdf
+    "top_level_pose_relative_to.sdf": (
+        '<sdf version="1.8">\n<model name="m">\n<pose relative_to="some_frame"/>\n<link name="l"/>\n</model>\n</sdf>',
+        3, "top-level model 'm' is relative_to 'some_frame'",
+        "Attribute //pose[@relative_to] of top level model must be left empty, found //pose[@relative_to='some_frame']."),
 }
 
 
@@ -97,6 +102,18 @@ def test_include_with_placement_frame_needs_a_pose(tmp_path: Path):
         read_sdformat(world, resource_paths=[tmp_path])
     assert info.value.where == f"{world}:5"
     assert "<placement_frame> but no <pose>" in str(info.value)
+
+
+def test_included_top_level_model_pose_has_no_relative_to(tmp_path: Path):
+    """libsdformat 12.3 checks the top-level model of an included file as it checks the main one
+    ("Attribute //pose[@relative_to] of top level model must be left empty")."""
+    _model_dir(tmp_path, "box", '<sdf version="1.8">\n<model name="box">\n<pose relative_to="l">1 0 0 0 0 0</pose>\n'
+               '<link name="l"/>\n</model>\n</sdf>')
+    world = tmp_path / "world.sdf"
+    world.write_text('<sdf version="1.8">\n<world name="w">\n<include><uri>box</uri></include>\n</world>\n</sdf>')
+    with pytest.raises(InputError) as info:
+        read_sdformat(world, resource_paths=[tmp_path])
+    assert info.value.where == f"{tmp_path / 'box' / 'model.sdf'}:3"
 
 
 def test_included_model_needs_its_own_name(tmp_path: Path):

@@ -85,6 +85,8 @@ def build_root(document, directories: tuple[Path, ...], confinement: Confinement
     if len(models) > 1:  # libsdformat: an error, "Root object can only contain one model"
         raise InputError(where(models[1]), f"the <sdf> root holds {len(models)} <model> elements: SDFormat "
                          "allows one (put several models in a <world>)")
+    if models:
+        _check_top_level_pose(models[0])
     warnings = tuple(document.warnings)
     if scopes and models:
         # libsdformat loads both without an error; the worlds are what a simulator runs (Gazebo
@@ -205,6 +207,7 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool, 
         if len(models) != 1:
             raise InputError(f"{path}:{document.root.sourceline}",
                              f"included file must hold exactly one <model>, found {len(models)}")
+        _check_top_level_pose(models[0])
         inner = ScopeContext(path, document.version, context.directories,
                              context.include_stack + (path.resolve(),), context.confinement)
         scope = build_model(
@@ -227,6 +230,16 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool, 
         raise InputError(where(element), "merge='true' includes are only allowed inside a <model>")
     warnings.extend(scope.warnings)
     return _merged(scope, element)
+
+
+def _check_top_level_pose(model: etree._Element) -> None:
+    """A file's top-level model has no sibling frames: its pose cannot be relative_to one
+    (libsdformat checks this in every file it reads, an included one too)."""
+    pose = model.find("pose")
+    if pose is not None and pose.get("relative_to", ""):
+        raise InputError(where(pose), f"the pose of top-level model '{model.get('name', '')}' is relative_to "
+                         f"'{pose.get('relative_to')}'; a top-level model's pose has no frame to be relative to",
+                         "remove the relative_to attribute")
 
 
 def _merged(scope: Scope, element: etree._Element) -> list[Decl]:
