@@ -70,6 +70,19 @@ REFUSED = {
         '<sdf version="1.8">\n<model name="m">\n<pose relative_to="some_frame"/>\n<link name="l"/>\n</model>\n</sdf>',
         3, "top-level model 'm' is relative_to 'some_frame'",
         "Attribute //pose[@relative_to] of top level model must be left empty, found //pose[@relative_to='some_frame']."),
+    # model_without_links.sdf; a model in a world alike
+    "model_without_links.sdf": (
+        '<sdf version="1.7">\n<model name="m">\n</model>\n</sdf>',
+        2, "model 'm' has no link", "A model must have at least one link."),
+    "world_model_without_links.sdf": (
+        '<sdf version="1.9">\n<world name="w">\n<model name="m">\n</model>\n</world>\n</sdf>',
+        3, "model 'm' has no link", "A model must have at least one link."),
+}
+
+#: name -> SDFormat text that libsdformat 12.3 loads without an error
+ACCEPTED = {
+    # a static model needs no link
+    "static_model_without_links.sdf": '<sdf version="1.9">\n<model name="m">\n<static>true</static>\n</model>\n</sdf>',
 }
 
 
@@ -83,6 +96,13 @@ def test_libsdformat_load_errors_are_refused_naming_file_and_line(tmp_path: Path
         read_sdformat(path)
     assert info.value.where == f"{path}:{line}"
     assert words in str(info.value)
+
+
+@pytest.mark.parametrize("name", sorted(ACCEPTED))
+def test_files_libsdformat_loads_are_read(tmp_path: Path, name: str):
+    path = tmp_path / name
+    path.write_text(ACCEPTED[name])
+    read_sdformat(path)
 
 
 def _model_dir(root: Path, name: str, text: str) -> None:

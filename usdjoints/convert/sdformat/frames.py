@@ -254,6 +254,10 @@ class FrameGraph:
             self.pose(d.name)
         if self.scope.kind == "model" and any(d.kind in ("link", "model") for d in self.scope.decls):
             self.canonical_link()
+        elif self.scope.kind == "model" and not self.scope.static:
+            # libsdformat: "A model must have at least one link", unless the model is static
+            raise InputError(self.scope.where, f"model '{self.scope.name}' has no link",
+                             "a model needs at least one link, or <static>true</static>")
         self.placement_pose()
 
 
