@@ -77,6 +77,11 @@ REFUSED = {
     "world_model_without_links.sdf": (
         '<sdf version="1.9">\n<world name="w">\n<model name="m">\n</model>\n</world>\n</sdf>',
         3, "model 'm' has no link", "A model must have at least one link."),
+    # model_actor_light/model.sdf
+    "model_and_light.sdf": (
+        '<sdf version="1.8">\n<model name="m">\n<link name="l"/>\n</model>\n<light name="sun" type="directional"/>\n</sdf>',
+        5, "the file holds a <light> beside its <model> (line 2)",
+        "Root object can only contain one of model, light or actor, but found more than one type of element."),
 }
 
 #: name -> SDFormat text that libsdformat 12.3 loads without an error
@@ -134,6 +139,35 @@ def test_included_top_level_model_pose_has_no_relative_to(tmp_path: Path):
     with pytest.raises(InputError) as info:
         read_sdformat(world, resource_paths=[tmp_path])
     assert info.value.where == f"{tmp_path / 'box' / 'model.sdf'}:3"
+
+
+LIGHT = '<sdf version="1.8">\n<light name="sun" type="directional"/>\n</sdf>'
+BOX = '<sdf version="1.8">\n<model name="box">\n<link name="l"/>\n</model>\n</sdf>'
+
+
+def test_included_light_is_left_out_with_a_warning(tmp_path: Path):
+    """includes.sdf: libsdformat 12.3 loads a world including a file that holds a <light> (and
+    one including an <actor>) without an error; the light is not converted, and said so."""
+    _model_dir(tmp_path, "sun", LIGHT)
+    _model_dir(tmp_path, "box", BOX)
+    world = tmp_path / "world.sdf"
+    world.write_text('<sdf version="1.8">\n<world name="w">\n<include><uri>box</uri></include>\n'
+                     '<include><uri>sun</uri></include>\n</world>\n</sdf>')
+    robot = read_sdformat(world, resource_paths=[tmp_path])
+    assert [link.name for link in robot.links] == ["box::l"]
+    assert any(f"{world}:4" in str(n) and "holds a <light>, not a model" in str(n) for n in robot.notes)
+
+
+def test_included_file_with_a_model_and_a_light_is_refused(tmp_path: Path):
+    """nested_multiple_elements_error: libsdformat 12.3 refuses the include ("Found other top
+    level element <light> in addition to <model> in include file.")."""
+    _model_dir(tmp_path, "both", BOX.replace("</model>", "</model>\n<light name=\"sun\" type=\"point\"/>"))
+    world = tmp_path / "world.sdf"
+    world.write_text('<sdf version="1.8">\n<world name="w">\n<include><uri>both</uri></include>\n</world>\n</sdf>')
+    with pytest.raises(InputError) as info:
+        read_sdformat(world, resource_paths=[tmp_path])
+    assert info.value.where == f"{tmp_path / 'both' / 'model.sdf'}:5"
+    assert "included at" in str(info.value)
 
 
 def test_included_model_needs_its_own_name(tmp_path: Path):

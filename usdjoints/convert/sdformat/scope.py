@@ -82,6 +82,8 @@ def build_root(document, directories: tuple[Path, ...], confinement: Confinement
     context = ScopeContext(document.path, document.version, directories, (document.path.resolve(),), confinement)
     scopes = [build_world(w, context) for w in document.root.findall("world")]
     models = document.root.findall("model")
+    if not scopes and len(models) < 2:  # libsdformat: "Root object can only contain one of model, light or actor"
+        _lone_light_or_actor(document.root, document.path)
     if len(models) > 1:  # libsdformat: an error, "Root object can only contain one model"
         raise InputError(where(models[1]), f"the <sdf> root holds {len(models)} <model> elements: SDFormat "
                          "allows one (put several models in a <world>)")
@@ -108,7 +110,7 @@ def build_world(element: etree._Element, context: ScopeContext) -> Scope:
     renamed: list[str] = []
     for child in element:
         if child.tag == "include":
-            decls.extend(_include(child, context, in_world=True, warnings=[]))
+            decls.extend(_include(child, context, in_world=True, warnings=renamed))
         elif child.tag in ("model", "frame", "joint"):
             decls.append(_declaration(child, context))
     # before 1.7 a world's frame named like one of its models is renamed too (libsdformat's
@@ -204,6 +206,11 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool, 
     try:
         document = load_document(path)
         models = document.root.findall("model")
+        other = _lone_light_or_actor(document.root, path)
+        if other is not None:  # libsdformat adds it to the world or model; neither is converted
+            warnings.append(f"{where(element)}: the included {path} holds {_a(other.tag)}, not a model: "
+                            "not converted")
+            return []
         if len(models) != 1:
             raise InputError(f"{path}:{document.root.sourceline}",
                              f"included file must hold exactly one <model>, found {len(models)}")
@@ -230,6 +237,25 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool, 
         raise InputError(where(element), "merge='true' includes are only allowed inside a <model>")
     warnings.extend(scope.warnings)
     return _merged(scope, element)
+
+
+def _lone_light_or_actor(root: etree._Element, path: Path) -> etree._Element | None:
+    """The one ``<light>`` or ``<actor>`` an included file holds in place of a model, or None.
+
+    An included file holds one model, one light or one actor; libsdformat refuses a file with
+    more than one of them, or with more than one kind ("Found other top level element")."""
+    entities = [child for child in root if child.tag in ("model", "light", "actor")]
+    if len(entities) < 2:
+        return entities[0] if entities and entities[0].tag != "model" else None
+    second = next((e for e in entities[1:] if e.tag != entities[0].tag), entities[1])
+    what = f"a second <{second.tag}>" if second.tag == entities[0].tag else _a(second.tag)
+    raise InputError(f"{path}:{second.sourceline}", f"the file holds {what} beside its "
+                     f"<{entities[0].tag}> (line {entities[0].sourceline})",
+                     "a file holds one model, one light or one actor, or worlds")
+
+
+def _a(tag: str) -> str:
+    return f"an <{tag}>" if tag[0] in "aeiou" else f"a <{tag}>"
 
 
 def _check_top_level_pose(model: etree._Element) -> None:
