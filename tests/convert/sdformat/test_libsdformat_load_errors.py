@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from usdjoints.convert.sdformat import read_sdformat
-from usdjoints.errors import InputError
+from usdjoints.errors import InputError, UnsupportedFeature
 
 #: name -> (SDFormat text, line of the error, words of our message, libsdformat 12.3's error)
 REFUSED = {
@@ -181,3 +181,18 @@ def test_included_model_needs_its_own_name(tmp_path: Path):
         read_sdformat(world, resource_paths=[tmp_path])
     assert info.value.where == f"{tmp_path / 'nameless' / 'model.sdf'}:2"
     assert "included at" in str(info.value)
+
+
+def test_parameter_passing_into_an_include_is_refused(tmp_path: Path):
+    """libsdformat 12.3 applies an include's <experimental:params>: in its include_custom_model.sdf
+    they move link robot::vehicle::caster from (-0.957138, 0, 0.2) to (0.554282, -0.625029, 0.3)
+    in the world and add links; here it adds link box::l2 at (1, 0, 0). usdjoints does not apply
+    them, so it refuses the include instead of writing the unchanged model."""
+    _model_dir(tmp_path, "box", BOX)
+    world = tmp_path / "world.sdf"
+    world.write_text('<sdf version="1.9" xmlns:experimental="http://sdformat.org/schemas/experimental">\n'
+                     '<world name="w">\n<include><uri>box</uri>\n'
+                     '<experimental:params><link element_id="" name="l2" action="add"><pose>1 0 0 0 0 0</pose></link>'
+                     '</experimental:params>\n</include>\n</world>\n</sdf>')
+    with pytest.raises(UnsupportedFeature, match=r"world\.sdf:4: <experimental:params>"):
+        read_sdformat(world, resource_paths=[tmp_path])

@@ -189,6 +189,7 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool, 
     uri = child_text(element, "uri")
     if uri is None:
         raise InputError(where(element), "<include> has no <uri>")
+    _refuse_parameter_passing(element)
     path = resolve_uri(uri, context.path.parent, context.directories, where(element), context.confinement)
     if path.resolve() in context.include_stack:
         raise InputError(where(element), f"include of '{uri}' includes itself")
@@ -237,6 +238,17 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool, 
         raise InputError(where(element), "merge='true' includes are only allowed inside a <model>")
     warnings.extend(scope.warnings)
     return _merged(scope, element)
+
+
+def _refuse_parameter_passing(include: etree._Element) -> None:
+    """``<experimental:params>`` adds, removes and changes elements of the included model
+    (libsdformat's parameter passing); a model read without those changes would be a different
+    model, so the include is refused rather than converted without them."""
+    for child in include:
+        if (isinstance(child.tag, str) and child.prefix == "experimental"
+                and etree.QName(child).localname == "params" and len(child)):
+            raise UnsupportedFeature(f"{where(child)}: <experimental:params> (parameter passing into an included "
+                                     "model) is not supported; write the changes into a copy of the model")
 
 
 def _lone_light_or_actor(root: etree._Element, path: Path) -> etree._Element | None:
