@@ -218,3 +218,46 @@ def test_parameter_passing_into_an_include_is_refused(tmp_path: Path):
                      '</experimental:params>\n</include>\n</world>\n</sdf>')
     with pytest.raises(UnsupportedFeature, match=r"world\.sdf:4: <experimental:params>"):
         read_sdformat(world, resource_paths=[tmp_path])
+
+
+def test_frames_of_a_static_model_without_links_are_fixed_in_the_world(tmp_path: Path):
+    """frame_only_model (libsdformat's test/integration/model), moved to (1, 2, 3): libsdformat 12.3
+    loads it, attaches both frames to the model frame and resolves them in the model frame to
+    F1 (0, 0, 1) q (3.26794896538e-07, 1, 0, 0) and F2 (0, -1, 1.00000065359)
+    q (1.06794904403e-13, 3.26794896538e-07, 3.26794896538e-07, 1). A static model does not
+    move, so its frames are fixed in the world."""
+    path = tmp_path / "frames_only.sdf"
+    path.write_text('<sdf version="1.7">\n<model name="frames_only">\n<static>true</static>\n<pose>1 2 3 0 0 0</pose>\n'
+                    '<frame name="F1">\n<pose>0 0 1 3.141592 0 0</pose>\n</frame>\n'
+                    '<frame name="F2">\n<pose relative_to="F1">0 1 0 0 3.141592 0</pose>\n</frame>\n</model>\n</sdf>')
+    robot = read_sdformat(path)
+    assert robot.links == ()
+    frames = {f.name: f for f in robot.frames}
+    expected = {"F1": ((1, 2, 4), (3.26794896538e-07, 1, 0, 0)),
+                "F2": ((1, 1, 4.00000065359), (1.06794904403e-13, 3.26794896538e-07, 3.26794896538e-07, 1))}
+    for name, (position, orientation) in expected.items():
+        assert frames[name].attached_to == "world"
+        assert frames[name].pose.position == pytest.approx(position, abs=1e-9)
+        assert frames[name].pose.orientation == pytest.approx(orientation, abs=1e-9)
+
+
+def test_static_nested_model_without_links_is_read(tmp_path: Path):
+    """model_nested_static_model.sdf: libsdformat 12.3 loads a model whose only content is a
+    nested model holding a static model without links."""
+    path = tmp_path / "nested_static.sdf"
+    path.write_text('<sdf version="1.8">\n<model name="m">\n<model name="child">\n'
+                    '<model name="static_model">\n<static>true</static>\n</model>\n</model>\n</model>\n</sdf>')
+    assert read_sdformat(path).links == ()
+
+
+@pytest.mark.parametrize("parent, child", [("S::F", "L"), ("L", "S::F")])
+def test_joint_on_a_frame_of_a_static_model_without_links_is_refused(tmp_path: Path, parent: str, child: str):
+    """libsdformat 12.3 loads such a joint and resolves that side to the link 'S::__model__', which
+    does not exist; there is no body to join, so the joint is refused."""
+    path = tmp_path / "joint_on_static_frame.sdf"
+    path.write_text(f'<sdf version="1.8">\n<model name="m">\n<link name="L"/>\n<model name="S">\n<static>true</static>\n'
+                    f'<frame name="F"/>\n</model>\n<joint name="j" type="revolute">\n<parent>{parent}</parent>\n'
+                    f'<child>{child}</child>\n<axis><xyz>0 0 1</xyz></axis>\n</joint>\n</model>\n</sdf>')
+    with pytest.raises(InputError, match="is attached to no link") as info:
+        read_sdformat(path)
+    assert info.value.where == f"{path}:8"

@@ -220,6 +220,8 @@ class FrameGraph:
         for d in scope.decls:
             if d.kind == "model":
                 return _join(d.name, self.nested(d.name).canonical_link())
+        if scope.static:  # libsdformat attaches the frames of a static model without links to its model frame
+            return "__model__"
         raise InputError(scope.where, f"model '{scope.name}' has no link", "a model needs at least one link")
 
     # ---- joints ------------------------------------------------------------------------
@@ -238,6 +240,10 @@ class FrameGraph:
             self._require(parent, d, "parent")
         self._require(child, d, "child")
         parent_body, child_body = self.body(parent), self.body(child)
+        for role, name, body in (("parent", parent, parent_body), ("child", child, child_body)):
+            if fixed_model_frame(body):
+                raise InputError(d.where, f"joint '{d.name}': {role} '{name}' is attached to no link "
+                                 "(it belongs to a static model without links)", "attach the joint to a link")
         if parent_body == child_body:
             raise InputError(d.where, f"joint '{d.name}': parent '{parent}' and child '{child}' are both attached to link '{child_body}'")
         return parent_body, child_body
@@ -259,6 +265,12 @@ class FrameGraph:
             raise InputError(self.scope.where, f"model '{self.scope.name}' has no link",
                              "a model needs at least one link, or <static>true</static>")
         self.placement_pose()
+
+
+def fixed_model_frame(body: str) -> bool:
+    """Whether ``body`` (from :meth:`FrameGraph.body`) is the model frame of a static model without
+    links, which libsdformat gives the frames of such a model; it never moves."""
+    return body == "__model__" or body.endswith("::__model__")
 
 
 def _join(head: str, rest: str) -> str:

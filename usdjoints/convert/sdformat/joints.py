@@ -27,7 +27,7 @@ from .. import ir
 from ..report import EntryKind, ReportEntry
 from .axes import SdfAxis, _number, read_axis
 from .extras import JOINT_EXTRAS, element_pose, read_extra
-from .frames import FrameGraph
+from .frames import FrameGraph, fixed_model_frame
 from .links import kept_note, source, source_of, to_ir_pose
 from .parse import child_text
 from .pose import Pose, where
@@ -147,7 +147,7 @@ def read_joint(graph: FrameGraph, d: Decl, name: str, prefix: str, X_root_scope:
             raise InputError(d.where, f"gearbox_reference_body '{reference}' of joint '{d.name}' names no link")
         else:
             body = graph.body(reference)
-            gearbox_reference = "world" if body == "world" else prefix + body
+            gearbox_reference = "world" if body == "world" or fixed_model_frame(body) else prefix + body
             custom["sdformat:gearbox_reference_body"] = gearbox_reference
     extras = []
     X_child_joint = pose_in_child

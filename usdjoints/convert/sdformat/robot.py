@@ -20,7 +20,7 @@ from .. import ir, xml_tinyxml
 from ..report import EntryKind, ReportEntry
 from ..resolve import ResourceLocator, ResourceRefused
 from .document import ResolvedDocument, top_model_pose
-from .frames import FrameGraph
+from .frames import FrameGraph, fixed_model_frame
 from .joints import read_joint
 from .links import kept_note, read_link, source, to_ir_pose
 from .extras import MODEL_EXTRAS, read_extra
@@ -195,7 +195,8 @@ class _Builder:
                 self.notes.extend(notes)
             elif d.kind == "frame":
                 body = graph.body(d.name)
-                attached = "world" if body == "world" else prefix + body
+                # a static model without links: its model frame cannot move, so neither can the frame
+                attached = "world" if body == "world" or fixed_model_frame(body) else prefix + body
                 X_root_frame = X_root_scope.compose(graph.pose(d.name))
                 pose = self.link_poses[attached].inverse().compose(X_root_frame)
                 self.frames.append(ir.Frame(prefix + d.name, attached, to_ir_pose(pose), source(d.element)))
