@@ -261,3 +261,29 @@ def test_joint_on_a_frame_of_a_static_model_without_links_is_refused(tmp_path: P
     with pytest.raises(InputError, match="is attached to no link") as info:
         read_sdformat(path)
     assert info.value.where == f"{path}:8"
+
+
+SELF_JOINT = '<link name="L"/>\n<frame name="F"/>\n<joint name="j" type="revolute">\n<parent>F</parent>\n' \
+             '<child>L</child>\n<axis><xyz>1 0 0</xyz></axis>\n</joint>\n'
+
+
+def test_joint_of_a_nested_model_on_one_link_is_left_out_with_a_warning(tmp_path: Path):
+    """libsdformat 12.3 loads a joint of a nested model whose parent and child resolve to one
+    link (resolved_parent_link L, resolved_child_link L: its check covers only the joints of a
+    file's top-level model and of a world's models); gz-sim's nested_models test model has one.
+    It joins nothing: it is left out, with a warning naming it."""
+    path = tmp_path / "self_joint_nested.sdf"
+    path.write_text(f'<sdf version="1.8">\n<model name="top">\n<model name="inner">\n{SELF_JOINT}</model>\n</model>\n</sdf>')
+    robot = read_sdformat(path)
+    assert robot.joints == ()
+    assert any(f"{path}:6" in str(n) and "inner::j" in str(n) and "link to itself" in str(n) for n in robot.notes)
+
+
+@pytest.mark.parametrize("wrap", [("", ""), ('<world name="w">\n', "</world>\n")], ids=["top_level", "world"])
+def test_joint_of_a_top_level_or_world_model_on_one_link_is_refused(tmp_path: Path, wrap):
+    """libsdformat 12.3: "joint with name[j] in model with name[top] specified parent frame [F]
+    and child frame [L] that both resolve to [L], but they should resolve to different values."."""
+    path = tmp_path / "self_joint.sdf"
+    path.write_text(f'<sdf version="1.8">\n{wrap[0]}<model name="top">\n{SELF_JOINT}</model>\n{wrap[1]}</sdf>')
+    with pytest.raises(InputError, match="are both attached to link 'L'"):
+        read_sdformat(path)

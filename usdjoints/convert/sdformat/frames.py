@@ -40,6 +40,7 @@ class FrameGraph:
         self._pose_visiting: set[str] = set()
         self._body_visiting: set[str] = set()
         self._canonical: str | None = None
+        self.is_nested = False  # a model inside a model (not a file's top-level model or a world's model)
 
     # ---- lookup ------------------------------------------------------------------------
     def decl(self, name: str) -> Decl | None:
@@ -50,6 +51,7 @@ class FrameGraph:
         if graph is None:
             d = self._decls[name]
             graph = self._nested[name] = FrameGraph(d.scope)
+            graph.is_nested = self.scope.kind == "model"
         return graph
 
     def exists(self, name: str) -> bool:
@@ -244,9 +246,16 @@ class FrameGraph:
             if fixed_model_frame(body):
                 raise InputError(d.where, f"joint '{d.name}': {role} '{name}' is attached to no link "
                                  "(it belongs to a static model without links)", "attach the joint to a link")
-        if parent_body == child_body:
+        if parent_body == child_body and not self.is_nested:
             raise InputError(d.where, f"joint '{d.name}': parent '{parent}' and child '{child}' are both attached to link '{child_body}'")
         return parent_body, child_body
+
+    def joins_one_link(self, d: Decl) -> bool:
+        """Whether joint ``d`` of a nested model has its parent and child on one link: libsdformat
+        checks this only for the joints of a file's top-level model and of a world's models, and
+        loads such a joint of a nested model (gz-sim's nested_models test model has one)."""
+        parent_body, child_body = self.joint_bodies(d)
+        return parent_body == child_body
 
     def validate(self) -> None:
         """Resolve every declaration once so that the first error (in document order) is raised."""

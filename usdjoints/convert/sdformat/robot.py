@@ -186,7 +186,11 @@ class _Builder:
 
     def _rest(self, graph: FrameGraph, prefix: str, X_root_scope: Pose) -> None:
         for d in graph.scope.decls:
-            if d.kind == "joint":
+            if d.kind == "joint" and graph.joins_one_link(d):
+                self.notes.append(ReportEntry(EntryKind.WARNING, d.where, f"joint {prefix}{d.name}",
+                                              f"parent and child are both attached to link '{prefix}{graph.body(d.name)}': "
+                                              "a joint of a link to itself joins nothing, left out"))
+            elif d.kind == "joint":
                 joint, notes, extras = read_joint(graph, d, prefix + d.name, prefix, X_root_scope,
                                                   self.link_poses.__getitem__)
                 if extras:
