@@ -24,14 +24,15 @@ def limits_passed(model: ArticulatedModel, q: np.ndarray,
                    t: np.ndarray) -> list[tuple[str, float, str, float]]:
     """(dof label, largest distance past its hard limit, its unit "deg" or "mm", time [s]) of
     each hinge or slider dof that went past a hard limit (no soft-limit spring) by more than
-    PAST_ANGLE or PAST_LENGTH at some recorded state after the first; worst first. ``q``
+    PAST_ANGLE or PAST_LENGTH at some recorded state after the first (for a dof that starts
+    outside its limits: after it first came back, or at the end if it never did); worst first. ``q``
     [..., T, nq] (envs may lead), ``t`` [T] the recorded times."""
     if not model.nv:
         return []
     states = np.asarray(q, dtype=np.float64)
-    states = states.reshape(-1, states.shape[-2], model.nq)[:, 1:]  # [env, T - 1, nq]
-    times = np.asarray(t, dtype=np.float64)[1:]
-    if not states.shape[1]:
+    states = states.reshape(-1, states.shape[-2], model.nq)  # [env, T, nq]
+    times = np.asarray(t, dtype=np.float64)
+    if states.shape[1] < 2:
         return []
     linear = dof_is_linear(model)
     found = []
@@ -44,10 +45,29 @@ def limits_passed(model: ArticulatedModel, q: np.ndarray,
         x = states[:, :, index]
         with np.errstate(invalid="ignore"):
             past = np.maximum(np.maximum(lower - x, x - upper), 0.0)
+        bound = PAST_LENGTH if linear[k] else PAST_ANGLE
+        past = _after_return(past, bound)
         worst = np.unravel_index(int(np.argmax(past)), past.shape)
         value = float(past[worst])
-        if value > (PAST_LENGTH if linear[k] else PAST_ANGLE):
+        if value > bound:
             found.append((dof_label(model, k), value * 1e3 if linear[k] else math.degrees(value),
                           "mm" if linear[k] else "deg", float(times[worst[1]])))
     found.sort(key=lambda item: -item[1])
     return found
+
+
+def _after_return(past: np.ndarray, bound: float) -> np.ndarray:
+    """``past`` [env, T] (a dof's distance past its limits at each recorded state) with the
+    states that do not count set to 0: the start, and for a dof that starts outside its limits,
+    every state until it first comes within ``bound`` of them (the step brings it back, at most
+    limits.MAX_CORRECTION_TURN a step: menagerie's Cassie starts 50 deg outside); one that never
+    comes back counts at its last state only."""
+    counted = past.copy()
+    counted[:, 0] = 0.0
+    for env in np.flatnonzero(past[:, 0] > bound):
+        within = np.flatnonzero(past[env] <= bound)
+        if within.size:
+            counted[env, :within[0]] = 0.0
+        else:
+            counted[env, :-1] = 0.0
+    return counted

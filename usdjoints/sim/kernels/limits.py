@@ -260,7 +260,7 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, H, q, h, work, iwork, 
     each row view would cost a reference count per step) and gap float64 [nv]; side carries over
     from call to call the rows the last solve held at a bound (solve_unit_rows' guess; zeros
     before an env's first step, and any values are safe), gap how far outside its limits each
-    joint was after the last call's correction by the tree alone (_drop_stalled; inf before an
+    joint was after the last step's correction by the tree alone (_drop_stalled; inf before an
     env's first step), C [nv + nd, nv] and A [nv + nd,
     nv + nd] are scratch; lo and hi are left holding each row's velocity interval. G, Y, A_eq:
     the step's m_eq equality rows as constraints.factor_constraints left them (v is expected to
@@ -346,7 +346,7 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, H, q, h, work, iwork, 
             # step, it made the other joints of its loop gain 90 J in 0.1 s
             for k in range(nv):
                 bias[k] = 0.0
-            if not _drop_stalled(dof_table, q, lo_b, hi_b, gap):
+            if not _drop_stalled(dof_table, q, lo_b, hi_b, gap, drive_h > 0.0):
                 return False
             _solve_rows(dof_parent, LD, J, lo_b, hi_b, v, bias, C, A, rhs, lam, column, slot_of,
                         rows, side, G, Y, A_eq, 0, lam_eq)
@@ -363,11 +363,17 @@ STALLED = 0.99
 
 
 @njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
-def _drop_stalled(dof_table, q, lo_b, hi_b, gap) -> bool:
+def _drop_stalled(dof_table, q, lo_b, hi_b, gap, first) -> bool:
     """Leave out of the tree-alone correction (limit_impulses) each joint outside its limits that
     is no closer to them than after the last step's correction (gap [nv], kept from call to call:
-    each joint's distance outside then, inf when it was not corrected), and keep the distances
-    for the next step. Whether some joint outside is still corrected."""
+    each joint's distance outside then, negative for a joint left out, inf when it was not
+    corrected), and keep the distances for the next step. Whether some joint outside is still
+    corrected.
+
+    Only a step's first call (``first``) measures and keeps the distances; a later call of the
+    same step (after the contacts) leaves out the joints the first left out. q has not moved
+    between the two: measured again, every joint looked stalled, and a robot with loops and
+    contacts whose joints start outside their limits (menagerie's Cassie) never came back."""
     any_left = False
     for k in range(gap.shape[0]):
         lower = dof_table[k, DOF_LOWER]
@@ -377,14 +383,19 @@ def _drop_stalled(dof_table, q, lo_b, hi_b, gap) -> bool:
         if placed and dof_table[k, DOF_LIMIT_STIFFNESS] == 0.0:
             distance = max(lower - x, x - upper, 0.0)
         if distance == 0.0:
-            gap[k] = math.inf
+            if first:
+                gap[k] = math.inf
             continue
-        if distance > STALLED * gap[k]:
+        if first:
+            stalled = distance > STALLED * abs(gap[k])
+            gap[k] = -distance if stalled else distance
+        else:
+            stalled = gap[k] < 0.0
+        if stalled:
             lo_b[k] = -math.inf
             hi_b[k] = math.inf
         else:
             any_left = True
-        gap[k] = distance
     return any_left
 
 
