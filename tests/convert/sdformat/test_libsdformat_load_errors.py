@@ -14,11 +14,6 @@ import pytest
 from usdjoints.convert.sdformat import read_sdformat
 from usdjoints.errors import InputError, UnsupportedFeature
 
-#: a visual whose <material> holds {} on line 6
-MATERIAL = ('<sdf version="1.6">\n<model name="m">\n<link name="l">\n'
-            '<visual name="v"><geometry><box><size>1 1 1</size></box></geometry>\n<material>\n{}\n'
-            '</material></visual>\n</link>\n</model></sdf>')
-
 #: name -> (SDFormat text, line of the error, words of our message, libsdformat 12.3's error)
 REFUSED = {
     # model_duplicate_joints.sdf: before 1.7 a joint named like a link is renamed, but two
@@ -87,29 +82,12 @@ REFUSED = {
         '<sdf version="1.8">\n<model name="m">\n<link name="l"/>\n</model>\n<light name="sun" type="directional"/>\n</sdf>',
         5, "the file holds a <light> beside its <model> (line 2)",
         "Root object can only contain one of model, light or actor, but found more than one type of element."),
-    # material_script_no_uri.sdf (and gazebo classic's pr2.sdf, whose scripts have only a <name>)
-    "material_script_without_uri.sdf": (MATERIAL.format("<script><name>Gazebo/Red</name></script>"), 6,
-                                        "<script> has no <uri>",
-                                        "A <script> element is missing a child <uri> element, or the <uri> element is empty."),
-    "material_script_without_name.sdf": (MATERIAL.format("<script><uri>file://x.material</uri></script>"), 6,
-                                         "<script> has no <name>",
-                                         "A <script> element is missing a child <name> element, or the <name> element is empty."),
-    # material_normal_map_missing.sdf
-    "material_normal_map_missing.sdf": (MATERIAL.format('<shader type="normal_map_tangent_space"></shader>'), 6,
-                                        "has no <normal_map>",
-                                        "A normal map shader type has been specified, but a normal_map has not."),
-    "material_unknown_shader.sdf": (MATERIAL.format('<shader type="bogus"/>'), 6, "unknown <shader> type 'bogus'",
-                                    "The value[bogus] for a <shader><type> element is not supported"),
-    "material_shader_without_type.sdf": (MATERIAL.format("<shader/>"), 6, "<shader> has no type attribute",
-                                         "Required attribute[type] in element[shader] is not specified in SDF."),
 }
 
 #: name -> SDFormat text that libsdformat 12.3 loads without an error
 ACCEPTED = {
     # a static model needs no link
     "static_model_without_links.sdf": '<sdf version="1.9">\n<model name="m">\n<static>true</static>\n</model>\n</sdf>',
-    "material_script.sdf": MATERIAL.format("<script><uri>file://x.material</uri><name>X</name></script>"),
-    "material_normal_map.sdf": MATERIAL.format('<shader type="normal_map_objectspace"><normal_map>n.png</normal_map></shader>'),
 }
 
 

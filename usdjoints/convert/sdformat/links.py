@@ -223,16 +223,10 @@ def _optional(shape: etree._Element, tag: str) -> float | None:
     return None if text is None else _float(text, shape.find(tag))
 
 
-#: ``<shader type>`` values libsdformat knows
-SHADER_TYPES = ("pixel", "vertex", "normal_map_objectspace", "normal_map_object_space",
-                "normal_map_tangentspace", "normal_map_tangent_space")
-
-
 def _material(visual: etree._Element) -> ir.Material | None:
     material = visual.find("material")
     if material is None:
         return None
-    _check_material(material)
     diffuse = material.find("diffuse")
     if diffuse is None:
         return ir.Material(None, source=source(material))
@@ -241,27 +235,6 @@ def _material(visual: etree._Element) -> ir.Material | None:
         raise InputError(where(diffuse), "<diffuse> needs 3 or 4 numbers")
     rgba = tuple(values) + ((1.0,) if len(values) == 3 else ())
     return ir.Material(None, rgba=rgba, source=source(material))
-
-
-def _check_material(material: etree._Element) -> None:
-    """What libsdformat refuses in a material although nothing of it is converted: a script
-    without a <uri> or a <name>, a shader without a known type, a normal map shader without a map."""
-    script = material.find("script")
-    if script is not None:
-        for tag in ("uri", "name"):
-            if child_text(script, tag, "__default__") == "__default__":
-                raise InputError(where(script), f"<script> has no <{tag}>",
-                                 "a material script names its file (<uri>) and its material (<name>)")
-    shader = material.find("shader")
-    if shader is not None:
-        kind = shader.get("type")
-        if kind is None:
-            raise InputError(where(shader), "<shader> has no type attribute")
-        kind = kind.strip()
-        if kind not in SHADER_TYPES:
-            raise InputError(where(shader), f"unknown <shader> type '{kind}' (one of {', '.join(SHADER_TYPES)})")
-        if kind.startswith("normal_map") and child_text(shader, "normal_map", "__default__") == "__default__":
-            raise InputError(where(shader), f"<shader> type '{kind}' has no <normal_map>")
 
 
 def kept_note(extra: ir.Extra, element: str) -> ReportEntry:
