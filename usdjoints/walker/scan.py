@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..descriptors import Diagnostic
 from .bodies import BodyIndex
 from .columns import ColumnView, RawColumns, Signatures, value_diagnostics
-from .stage_io import captured_native_stderr
+from .stage_io import captured_native_stderr, refuse_crowded_prim
 
 _JOINT_COLUMN_HINTS = ("physics:body0", "physics:body1", "physics:localPos0", "physics:localPos1",
                        "physics:localRot0", "physics:localRot1")
@@ -75,6 +75,7 @@ def _scan_prims(stage, scan: StageScan, signatures: Signatures, neutral: ColumnV
             scan.scenes.append(str(prim.GetPath()))
         elif is_group:
             scan.collision_groups.append(str(prim.GetPath()))
+        refuse_crowded_prim(prim)
         applied = tuple(prim.GetAppliedSchemas())
         if is_joint:
             path = str(prim.GetPath())

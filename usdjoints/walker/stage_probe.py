@@ -137,7 +137,7 @@ def probe_main() -> None:
     """The child of :func:`probe_layers`: open the stage, then read every field of every binary layer
     and every authored composed value, printing which layer it is reading. A memory error (the limit of
     ``argv[2]`` MB, set first, with ``argv[3]`` s of CPU time) prints ``memory`` and exits 2."""
-    from .stage_io import _file_of, open_stage
+    from .stage_io import _file_of, open_stage, refuse_crowded_prim
 
     path = sys.argv[1]
     if len(sys.argv) > 3:
@@ -154,6 +154,7 @@ def probe_main() -> None:
         # authored properties only: an unauthored one reads the schema's fallback, which no
         # layer holds (the walk reads the same values; half the properties of a converted robot)
         for prim in stage.TraverseAll():
+            refuse_crowded_prim(prim)
             for attribute in prim.GetAuthoredAttributes():
                 attribute.Get()
             for relationship in prim.GetAuthoredRelationships():
