@@ -40,6 +40,13 @@ CASES = {
     "unknown_type": (_robot('<joint name="j" type="hinge"><parent link="a"/><child link="b"/></joint>'), 4, "hinge"),
     "missing_parent_link": (_robot('<joint name="j" type="fixed">\n<parent/><child link="b"/></joint>'), 5,
                             "<parent> needs the attribute 'link'"),
+    # urdfdom reads each number with an istringstream in the classic locale (ASCII digits only, the
+    # whole token) and splits a vector at ' ' only; Python's float reads the first as 1, its split
+    # splits the second at the no-break space
+    "arabic_indic_digit": ('<robot name="r">\n<link name="a"><inertial>\n<mass value="&#x661;"/></inertial></link>\n'
+                           '</robot>', 3, "needs 1 number"),
+    "no_break_space": (_robot('<joint name="j" type="fixed"><parent link="a"/><child link="b"/>\n'
+                              '<origin xyz="0&#xa0;0 1"/></joint>'), 5, "needs 3 numbers"),
 }
 
 

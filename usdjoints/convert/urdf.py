@@ -210,8 +210,9 @@ class _Reader:
         if text is None:
             return None
         parts = text.split()
-        try:  # urdfdom reads with an istringstream: Python's digit separators ("1_000") are no number
-            values = tuple(float(p) for p in parts if "_" not in p)
+        try:  # urdfdom reads with an istringstream: Python's digit separators ("1_000") are no number,
+            # nor is anything beyond ASCII (Python's float reads "\u0661" and splits at a no-break space)
+            values = tuple(float(p) for p in parts if "_" not in p) if text.isascii() else ()
         except ValueError:
             values = ()
         if len(values) != count:

@@ -16,7 +16,7 @@ from lxml import etree
 from usdjoints.errors import InputError
 
 from .frames import FrameGraph
-from .parse import child_bool, child_text
+from .parse import child_bool, child_text, number
 from .pose import parse_floats, where
 from .scope import Decl
 
@@ -135,7 +135,7 @@ def _number(element: etree._Element, path: str, default: float | None) -> float 
     if text is None:
         return default
     try:
-        return float(text)
+        return number(text)
     except ValueError as e:
         raise InputError(where(element.find(path)), f"<{path}> holds '{text}', which is not a number") from e
 

@@ -13,7 +13,7 @@ import math
 from lxml import etree
 
 from .. import ir
-from .parse import child_text
+from .parse import child_text, number, numbers
 from .pose import parse_pose
 
 
@@ -52,7 +52,7 @@ def _lenient_float(element: etree._Element | None, path: str) -> float | None:
     if text is None:
         return None
     try:
-        value = float(text)
+        value = number(text)
     except ValueError:
         return None
     return value if math.isfinite(value) else None
@@ -65,7 +65,7 @@ def _lenient_floats(element: etree._Element | None, path: str, count: int) -> tu
     if text is None:
         return None
     try:
-        values = tuple(float(v) for v in text.split())
+        values = numbers(text)
     except ValueError:
         return None
     if len(values) != count or not all(math.isfinite(v) for v in values):
@@ -118,7 +118,7 @@ def _light(element: etree._Element) -> ir.LightInfo:
     rgba = None
     if diffuse is not None and diffuse.text:
         try:
-            values = tuple(float(v) for v in diffuse.text.split())
+            values = numbers(diffuse.text)
         except ValueError:
             values = ()
         if len(values) in (3, 4):

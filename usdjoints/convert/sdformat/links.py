@@ -17,7 +17,7 @@ from ..float32 import beyond_float32, mass_underflows, overflow_message, underfl
 from ..report import EntryKind, ReportEntry
 from .extras import LINK_EXTRAS, read_extra
 from .frames import FrameGraph
-from .parse import child_bool, child_text
+from .parse import child_bool, child_text, number
 from .pose import Pose, parse_floats, parse_pose, where
 from .scope import Decl
 
@@ -169,7 +169,7 @@ def _finite_float(text: str, element: etree._Element) -> float:
 
 def _float(text: str, element: etree._Element) -> float:
     try:
-        return float(text)
+        return number(text)
     except ValueError as e:
         raise InputError(where(element), f"<{element.tag}> holds '{text}', which is not a number") from e
 

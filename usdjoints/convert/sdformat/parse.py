@@ -74,6 +74,23 @@ def load_document(path: str | Path) -> SdfDocument:
 UNDECLARED_NAMESPACE = "urn:usdjoints:undeclared:"
 
 
+def number(text: str) -> float:
+    """``float(text)``, but for Python's own number syntax: libsdformat reads a number with
+    ``std::stod``, which stops at a digit separator ("1_000" is 1) and knows ASCII digits only.
+    Such a token raises ValueError (refused, as any token stod would read only part of)."""
+    if "_" in text or not text.isascii():
+        raise ValueError(f"not a number: {text!r}")
+    return float(text)
+
+
+def numbers(text: str) -> tuple[float, ...]:
+    """The whitespace-separated numbers of ``text`` (:func:`number` each); ValueError for any
+    other token, and for a separator that is not ASCII white space (libsdformat splits on those)."""
+    if not text.isascii():
+        raise ValueError(f"not ASCII: {text!r}")
+    return tuple(number(token) for token in text.split())
+
+
 def child_text(element: etree._Element, tag: str, default: str | None = None) -> str | None:
     """Stripped text of the first child ``tag``, or ``default`` when it is absent or empty."""
     child = element.find(tag)

@@ -14,6 +14,8 @@ from usdjoints.errors import InputError
 from usdjoints.convert.float32 import beyond_float32, overflow_message
 from usdjoints.units import deg_to_rad
 
+from .parse import numbers
+
 
 @dataclass(frozen=True)
 class Pose:
@@ -88,9 +90,10 @@ def parse_floats(element: etree._Element, count: int | None, text: str | None = 
     """The whitespace-separated numbers of an element; ``count`` of them when given."""
     raw = (element.text if text is None else text) or ""
     try:
-        values = tuple(float(token) for token in raw.split())
+        values = numbers(raw)
     except ValueError as e:
-        raise InputError(where(element), f"<{element.tag}> holds '{raw.strip()}', which is not a list of numbers") from e
+        shown = raw.strip() if raw.isascii() else ascii(raw.strip())[1:-1]  # a no-break space shows as \xa0
+        raise InputError(where(element), f"<{element.tag}> holds '{shown}', which is not a list of numbers") from e
     if count is not None and len(values) != count:
         raise InputError(where(element), f"<{element.tag}> needs {count} numbers, found {len(values)}")
     return values

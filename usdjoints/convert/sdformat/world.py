@@ -18,7 +18,7 @@ from usdjoints.errors import InputError
 from .. import ir
 from ..report import EntryKind, ReportEntry
 from .extras import WORLD_EXTRAS, element_pose, read_extra, source
-from .parse import child_text
+from .parse import child_text, number
 from .pose import parse_floats, where
 
 #: Where SDFormat 1.3 writes the step size (1.4 moved both to max_step_size).
@@ -78,7 +78,7 @@ def read_world(world: etree._Element, notes: list[ReportEntry]) -> ir.WorldInfo:
 
 def _number(text: str, element: etree._Element) -> float:
     try:
-        value = float(text)
+        value = number(text)
     except ValueError as e:
         raise InputError(where(element), f"<{element.tag}> holds '{text}', which is not a number") from e
     if not math.isfinite(value):
