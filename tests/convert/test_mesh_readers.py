@@ -284,6 +284,51 @@ def test_dae_fans_and_strips_of_a_square(tmp_path, primitive, indices):
     np.testing.assert_allclose(areas, [0.5, 0.5], atol=EXACT)
 
 
+def doubling_nodes(levels: int) -> str:
+    """Library nodes n0 .. n{levels}, each instancing the next twice, the last holding the cube:
+    the scene's one instance of n0 places the cube 2^levels times."""
+    nodes = "".join(f'<node id="n{i}"><instance_node url="#n{i + 1}"/><instance_node url="#n{i + 1}"/></node>'
+                    for i in range(levels))
+    library = f'<library_nodes>{nodes}<node id="n{levels}"><instance_geometry url="#g"/></node></library_nodes>'
+    text = collada(cube_geometry("g", "triangles"), '<node><instance_node url="#n0"/></node>')
+    return text.replace("<library_geometries>", library + "<library_geometries>")
+
+
+def test_dae_nodes_repeating_nodes_place_the_geometry_each_time(tmp_path):
+    """Oracle: closed form; 10 doubling levels place the cube's 12 triangles 2^10 times."""
+    (tmp_path / "twice.dae").write_text(doubling_nodes(10))
+    mesh = load_mesh(str(tmp_path / "twice.dae"))
+    assert len(mesh.indices) == 12 * 2 ** 10 and volume(mesh) == pytest.approx(2 ** 10, rel=EXACT)
+
+
+def test_dae_nodes_repeating_nodes_40_deep_are_refused_at_once(tmp_path):
+    """Oracle: closed form; 40 doubling levels (a 4 kB file) would place the cube 2^40 times: the
+    reader walked them for ever. It stops past 100,000 nodes walked, in a fresh process well
+    inside the time limit."""
+    (tmp_path / "bomb.dae").write_text(doubling_nodes(40))
+    code = ("import sys; from usdjoints.convert.meshes import MeshUnavailable, load_mesh\n"
+            "try:\n    load_mesh(sys.argv[1])\nexcept MeshUnavailable as error:\n    print(error)\n")
+    result = subprocess.run([sys.executable, "-c", code, str(tmp_path / "bomb.dae")], capture_output=True,
+                            text=True, timeout=60)
+    assert "the scene places more than 100,000 nodes" in result.stdout, result
+
+
+def test_dae_placing_too_many_points_is_refused(tmp_path, monkeypatch):
+    """Oracle: closed form; each placement of the cube copies its 8 points: 12 placements are 96
+    points, 13 are 104, past a limit of 100."""
+    from usdjoints.convert import mesh_dae
+
+    monkeypatch.setattr(mesh_dae, "_MAX_PLACED_POINTS", 100)
+    for placements, refused in ((12, False), (13, True)):
+        scene = "<node>" + '<instance_geometry url="#g"/>' * placements + "</node>"
+        (tmp_path / "many.dae").write_text(collada(cube_geometry("g", "triangles"), scene))
+        if refused:
+            with pytest.raises(MeshUnavailable, match="the scene places more than 100 points"):
+                load_mesh(str(tmp_path / "many.dae"))
+        else:
+            assert len(load_mesh(str(tmp_path / "many.dae")).points) == 96
+
+
 def test_dae_that_is_not_xml_is_unavailable(tmp_path):
     """Oracle: the XML parser's verdict."""
     (tmp_path / "bad.dae").write_text("<COLLADA><library_geometries></COLLADA")

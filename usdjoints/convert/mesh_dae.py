@@ -21,6 +21,11 @@ from .mesh_dae_geometry import DaeDocument, geometry_triangles, parse_numbers
 from .mesh_data import MeshData, MeshUnavailable, referenced_only
 
 _MAX_NODE_DEPTH = 256  # deeper nesting means an instance_node cycle
+# nodes walked in all, each instance_node counted again: a node instancing the next one twice,
+# 40 deep, places its geometry 2^40 times (no exporter repeats a part past a few thousand times)
+_MAX_NODES_WALKED = 100_000
+# points placed in all (each placement of a geometry copies its points): 240 MB of float64
+_MAX_PLACED_POINTS = 10_000_000
 
 
 def read_dae(path: str) -> MeshData:
@@ -39,6 +44,9 @@ def read_dae(path: str) -> MeshData:
         local_points, local_triangles = geometries[id(geometry)]
         if len(local_triangles) == 0:
             continue
+        if count + len(local_points) > _MAX_PLACED_POINTS:
+            raise MeshUnavailable(f"the scene places more than {_MAX_PLACED_POINTS:,} points (its geometries "
+                                  "instanced again and again)")
         if np.linalg.det(transform[:3, :3]) < 0:  # a mirror image keeps its outward side by reversed winding
             local_triangles = local_triangles[:, ::-1]
         points.append(local_points @ transform[:3, :3].T + transform[:3, 3])
@@ -83,8 +91,9 @@ def _placed_geometries(document: DaeDocument) -> list[tuple[object, np.ndarray]]
     if scene is None:
         return [(geometry, np.eye(4)) for geometry in document.root.iter(document.tag("geometry"))]
     placed: list[tuple[object, np.ndarray]] = []
+    walked = [0]
     for node in scene.iterchildren(document.tag("node")):
-        _walk(document, node, np.eye(4), placed, 0)
+        _walk(document, node, np.eye(4), placed, 0, walked)
     return placed
 
 
@@ -95,19 +104,23 @@ def _visual_scene(document: DaeDocument):
     return next(document.root.iter(document.tag("visual_scene")), None)
 
 
-def _walk(document: DaeDocument, node, parent: np.ndarray, placed: list, depth: int) -> None:
+def _walk(document: DaeDocument, node, parent: np.ndarray, placed: list, depth: int, walked: list) -> None:
     if depth > _MAX_NODE_DEPTH:
         raise MeshUnavailable(f"line {node.sourceline}: nodes nest more than {_MAX_NODE_DEPTH} deep "
                               "(an instance_node cycle?)")
+    walked[0] += 1
+    if walked[0] > _MAX_NODES_WALKED:
+        raise MeshUnavailable(f"line {node.sourceline}: the scene places more than {_MAX_NODES_WALKED:,} nodes "
+                              "(instance_node repeating nodes that repeat others?)")
     transform = parent @ _node_transform(document, node)
     for child in node:
         kind = document.local(child)
         if kind == "instance_geometry":
             placed.append((document.target(child, "url", ("geometry",)), transform))
         elif kind == "node":
-            _walk(document, child, transform, placed, depth + 1)
+            _walk(document, child, transform, placed, depth + 1, walked)
         elif kind == "instance_node":
-            _walk(document, document.target(child, "url", ("node",)), transform, placed, depth + 1)
+            _walk(document, document.target(child, "url", ("node",)), transform, placed, depth + 1, walked)
 
 
 def _node_transform(document: DaeDocument, node) -> np.ndarray:
