@@ -20,6 +20,10 @@ from .parse import child_bool, child_text, load_document
 from .pose import IDENTITY, Pose, parse_pose, where
 
 DECLARATION_TAGS = ("link", "joint", "frame", "model")
+#: includes expanded in one conversion, each nested one counted every time its includer is: a
+#: model including the next one twice, 30 files deep, expands 2^30 models (every include reads
+#: and builds its file again), as libsdformat would
+MAX_INCLUDES = 20_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,6 +79,7 @@ class ScopeContext:
     directories: tuple[Path, ...]
     include_stack: tuple[Path, ...] = ()
     confinement: Confinement | None = None  # --confine: the folders includes may be read from
+    expanded: list = field(default_factory=lambda: [0])  # includes expanded so far, shared by the whole tree
 
 
 def build_root(document, directories: tuple[Path, ...], confinement: Confinement | None = None) -> list[Scope]:
@@ -193,6 +198,10 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool, 
     path = resolve_uri(uri, context.path.parent, context.directories, where(element), context.confinement)
     if path.resolve() in context.include_stack:
         raise InputError(where(element), f"include of '{uri}' includes itself")
+    context.expanded[0] += 1
+    if context.expanded[0] > MAX_INCLUDES:
+        raise InputError(where(element), f"more than {MAX_INCLUDES:,} includes to expand (models that include "
+                         "a model several times, nested, multiply)")
     name = child_text(element, "name")
     if name and is_reserved(name):
         raise InputError(where(element.find("name")), f"the model name '{name}' is reserved "
@@ -217,7 +226,7 @@ def _include(element: etree._Element, context: ScopeContext, *, in_world: bool, 
                              f"included file must hold exactly one <model>, found {len(models)}")
         _check_top_level_pose(models[0])
         inner = ScopeContext(path, document.version, context.directories,
-                             context.include_stack + (path.resolve(),), context.confinement)
+                             context.include_stack + (path.resolve(),), context.confinement, context.expanded)
         scope = build_model(
             models[0], inner, name=name, pose=pose,
             static=None if static_text is None else static_text.lower() in ("true", "1"),
