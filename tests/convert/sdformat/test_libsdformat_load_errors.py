@@ -116,6 +116,18 @@ def _model_dir(root: Path, name: str, text: str) -> None:
     (root / name / "model.sdf").write_text(text)
 
 
+def _include_refused(root: Path, name: str, text: str, include: str = "") -> InputError:
+    """The error of reading a world that includes model folder ``name`` holding ``text``
+    (``include``: more children of the <include>)."""
+    _model_dir(root, name, text)
+    world = root / "world.sdf"
+    world.write_text(f'<sdf version="1.8">\n<world name="w">\n<include><uri>{name}</uri>{include}</include>\n'
+                     '</world>\n</sdf>')
+    with pytest.raises(InputError) as info:
+        read_sdformat(world, resource_paths=[root])
+    return info.value
+
+
 def test_include_with_placement_frame_needs_a_pose(tmp_path: Path):
     """placement_frame_missing_pose.sdf: libsdformat 12.3 refuses it with "<pose> is required
     when specifying the placement_frame element"."""
@@ -132,13 +144,9 @@ def test_include_with_placement_frame_needs_a_pose(tmp_path: Path):
 def test_included_top_level_model_pose_has_no_relative_to(tmp_path: Path):
     """libsdformat 12.3 checks the top-level model of an included file as it checks the main one
     ("Attribute //pose[@relative_to] of top level model must be left empty")."""
-    _model_dir(tmp_path, "box", '<sdf version="1.8">\n<model name="box">\n<pose relative_to="l">1 0 0 0 0 0</pose>\n'
-               '<link name="l"/>\n</model>\n</sdf>')
-    world = tmp_path / "world.sdf"
-    world.write_text('<sdf version="1.8">\n<world name="w">\n<include><uri>box</uri></include>\n</world>\n</sdf>')
-    with pytest.raises(InputError) as info:
-        read_sdformat(world, resource_paths=[tmp_path])
-    assert info.value.where == f"{tmp_path / 'box' / 'model.sdf'}:3"
+    error = _include_refused(tmp_path, "box", '<sdf version="1.8">\n<model name="box">\n'
+                             '<pose relative_to="l">1 0 0 0 0 0</pose>\n<link name="l"/>\n</model>\n</sdf>')
+    assert error.where == f"{tmp_path / 'box' / 'model.sdf'}:3"
 
 
 LIGHT = '<sdf version="1.8">\n<light name="sun" type="directional"/>\n</sdf>'
@@ -161,26 +169,18 @@ def test_included_light_is_left_out_with_a_warning(tmp_path: Path):
 def test_included_file_with_a_model_and_a_light_is_refused(tmp_path: Path):
     """nested_multiple_elements_error: libsdformat 12.3 refuses the include ("Found other top
     level element <light> in addition to <model> in include file.")."""
-    _model_dir(tmp_path, "both", BOX.replace("</model>", "</model>\n<light name=\"sun\" type=\"point\"/>"))
-    world = tmp_path / "world.sdf"
-    world.write_text('<sdf version="1.8">\n<world name="w">\n<include><uri>both</uri></include>\n</world>\n</sdf>')
-    with pytest.raises(InputError) as info:
-        read_sdformat(world, resource_paths=[tmp_path])
-    assert info.value.where == f"{tmp_path / 'both' / 'model.sdf'}:5"
-    assert "included at" in str(info.value)
+    error = _include_refused(tmp_path, "both", BOX.replace("</model>", "</model>\n<light name=\"sun\" type=\"point\"/>"))
+    assert error.where == f"{tmp_path / 'both' / 'model.sdf'}:5"
+    assert "included at" in str(error)
 
 
 def test_included_model_needs_its_own_name(tmp_path: Path):
     """libsdformat 12.3 refuses an included model without a name attribute although the
     include names it ("Unable to read file[.../model.sdf]"): the file is read on its own first."""
-    _model_dir(tmp_path, "nameless", '<sdf version="1.8">\n<model>\n<link name="l"/>\n</model>\n</sdf>')
-    world = tmp_path / "world.sdf"
-    world.write_text('<sdf version="1.8">\n<world name="w">\n<include><uri>nameless</uri><name>x</name></include>\n'
-                     '</world>\n</sdf>')
-    with pytest.raises(InputError) as info:
-        read_sdformat(world, resource_paths=[tmp_path])
-    assert info.value.where == f"{tmp_path / 'nameless' / 'model.sdf'}:2"
-    assert "included at" in str(info.value)
+    error = _include_refused(tmp_path, "nameless", '<sdf version="1.8">\n<model>\n<link name="l"/>\n</model>\n</sdf>',
+                             "<name>x</name>")
+    assert error.where == f"{tmp_path / 'nameless' / 'model.sdf'}:2"
+    assert "included at" in str(error)
 
 
 def test_parameter_passing_into_an_include_is_refused(tmp_path: Path):
