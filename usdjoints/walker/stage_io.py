@@ -11,6 +11,8 @@ Before OpenUSD composes a stage, every layer it would open is checked here, one 
   OpenUSD itself (SIGSEGV), which no Python code can catch. A child that dies or does not finish
   is reported in one line naming the layer; only then does this process open the stage. Text
   layers are opened in-process directly, so a walk of .usda files pays nothing for this.
+- a stage whose composition would repeat the same prims without end (references that double
+  at every level: 2^30 prims from a few kB) is refused before OpenUSD composes it (stage_size.py).
 - a stage refused because of one of its files is not read again by the same process while none
   of the files read for it has changed (``_REFUSED``): one command opens its stage several times,
   and OpenUSD can take seconds to refuse a damaged crate.
@@ -28,6 +30,7 @@ from ..args import path_arg
 from ..errors import InputError
 from ..outputs import regular_input
 from .stage_probe import IN_PROBE, probe_layers
+from .stage_size import refuse_expansion
 
 StageLike = Union[str, os.PathLike, "Usd.Stage"]  # noqa: F821 (pxr loads lazily)
 
@@ -56,6 +59,7 @@ def open_stage(stage_or_path: StageLike, *, probe: bool | None = None):
     visited: list[str] = []
     try:
         layers = _open_layers(path, path, probe, visited)
+        refuse_expansion(layers, path)
         try:
             with captured_native_stderr():
                 stage = Usd.Stage.Open(layers[0], Usd.Stage.LoadAll)
