@@ -81,6 +81,11 @@ REFUSED = {
     "text_after_the_root_element": (DECLARATION + BODY.encode() + b"xyz\n", 11),
     "text_before_the_declaration": (b"junk\n" + DECLARATION + BODY.encode(), 1),
     "digit_separator": (BODY.replace('xyz="0.1 0.2 0.3"', 'xyz="0.1 0.2 0_3"').encode(), 6),
+    # tinyxml2 reads UTF-8 only: its first NUL byte ends a wider encoding's document
+    "utf16_le_with_bom": ((DECLARATION + BODY.encode()).decode().encode("utf-16"), 1),
+    "utf16_be_declared": (b'<?xml version="1.0" encoding="UTF-16"?>\n'.decode().encode("utf-16-be")
+                          + BODY.encode("utf-16-be"), 1),
+    "utf32_with_bom": ((DECLARATION + BODY.encode()).decode().encode("utf-32"), 1),
 }
 
 
@@ -115,6 +120,8 @@ def test_files_urdfdom_refuses_exit_2_at_their_line(tmp_path, capsys, case):
     assert _cli(source, "-o", tmp_path / "out.usda") == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"{source}:{line}:" in err[0], err
+    if case.startswith("utf"):
+        assert f"the file is UTF-{case[3:5]} encoded; urdfdom (tinyxml2) reads UTF-8 only" in err[0], err
     assert not (tmp_path / "out.usda").exists()
 
 

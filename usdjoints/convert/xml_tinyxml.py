@@ -75,6 +75,7 @@ def parse(where: str, data: bytes, reader: str, *, base_url: str | None = None,
     ``undeclared_namespace``, an undeclared prefix ``p`` is declared as that URI plus ``p`` (the
     names keep their prefix as a namespace); without it, prefixed names are plain names.
     """
+    _refuse_utf16(where, data, reader)
     data, nul_notes = _before_nul(data, reader)
     data, notes = _prolog(data, reader)
     notes = nul_notes + notes
@@ -113,6 +114,21 @@ def _without_default_namespace(tree, reader: str, notes: list[Note]):
         notes.append((first[0], "XML namespace", f"the default namespace '{first[1]}' is ignored: its "
                       f"elements are read by their plain names, as {reader} reads them"))
     return tree
+
+
+_WIDE_STARTS = (("UTF-32", (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, b"<\x00\x00\x00", b"\x00\x00\x00<")),
+                ("UTF-16", (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, b"<\x00", b"\x00<")))
+
+
+def _refuse_utf16(where: str, data: bytes, reader: str) -> None:
+    """UTF-16 or UTF-32 (a byte-order mark, or a first ``<`` with NUL bytes beside it): tinyxml2
+    reads bytes as UTF-8, so its first NUL ends the document after a byte or two and both
+    urdfdom and libsdformat refuse the file (measured on the same bytes)."""
+    start = data.lstrip(b" \t\r\n")
+    for name, starts in _WIDE_STARTS:
+        if start.startswith(starts):
+            raise InputError(f"{where}:1", f"the file is {name} encoded; {reader} (tinyxml2) reads UTF-8 only",
+                             "save it as UTF-8")
 
 
 def _before_nul(data: bytes, reader: str) -> tuple[bytes, list[Note]]:
