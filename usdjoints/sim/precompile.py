@@ -35,14 +35,15 @@ SIGNATURES = Path(__file__).with_name("kernel_signatures.json")
 STEP_LOOP = "integrate:simulate_envs"
 #: the kernels compiled ahead, longest first (seconds of their first compile for the driven
 #: panda arm on this project's 2-core machine in the comments), each with the part of the model
-#: that has the step loop call it ("always", "euler", "contact" or "limits"). The step loop's
-#: own compile includes that of the small kernels it calls directly.
+#: that has the step loop call it ("always", "euler", "contact", "limits" or "contact+limits").
+#: The step loop's own compile includes that of the small kernels it calls directly.
 AHEAD = {STEP_LOOP: "always",  # 6.4
          "contact_solve:solve_contacts": "contact",  # 6.6
          "integrate:acceleration": "euler",  # 5.8
          "contact:detect_contacts": "contact",  # 3.4
          "integrate:_limit_correction": "limits",  # 2.5
          "limits:limit_impulses": "limits",  # 1.5
+         "limits:hold_push": "contact+limits",
          "contact_solve:solve_workspace": "contact", "configuration:tied_roots": "limits",
          "contact:detect_workspace": "contact", "contact:collider_world_poses": "contact",
          "configuration:world_frame_velocity": "euler", "fk:body_world_poses": "always",
@@ -69,7 +70,8 @@ def _signature(key: str, recorded: dict, constraints: bool, limits=None):
     parameters = list(inspect.signature(_kernel(key).py_func).parameters)
     if "m_eq" in parameters:
         args[parameters.index("m_eq")] = types.int64 if constraints else types.literal(0)
-    if key in ("limits:limit_impulses", "contact_solve:solve_contacts"):  # G: like Y with rows, else None
+    # G: like Y with rows, else None
+    if key in ("limits:limit_impulses", "limits:hold_push", "contact_solve:solve_contacts"):
         args[parameters.index("G")] = args[parameters.index("Y")] if constraints else types.none
     if limits is not None:
         for name, value in (("distances", limits[1]), ("drives", limits[2])):
@@ -90,7 +92,8 @@ def before_first_compile(step_loop, args, *, constraints: bool, limits, euler: b
         if _cached(step_loop, signature):
             return
         recorded = json.loads(SIGNATURES.read_text())["kernels"]
-        needed = {"always": True, "euler": euler, "limits": limits is not None, "contact": contact}
+        needed = {"always": True, "euler": euler, "limits": limits is not None, "contact": contact,
+                  "contact+limits": contact and limits is not None}
         jobs = []
         for key, part in AHEAD.items():
             if needed[part]:

@@ -25,7 +25,7 @@ from numba.extending import intrinsic
 from llvmlite import ir
 
 #: slots of the step loop's calls (one per call site; unused sites keep address 0)
-SLOTS = 10
+SLOTS = 12
 
 
 def _symbol(function_name: str, slot: int) -> str:

@@ -8,7 +8,8 @@ beyond the explicit bound stay stable. RK4 treats every force explicitly. Coupli
 closures are projected out of each step (constraints.py); contact impulses follow the Euler
 velocity update (contact_solve.py). The limit impulses (limits.py) act after the loop projection, in
 its constrained metric, and again after the contact impulses, so the velocity a step integrates
-keeps every hard limit; their position-only correction follows the position update. A lone free
+keeps every hard limit; their position-only correction follows the position update, and they
+hold the contacts' position-only push apart of overlaps as well (limits.hold_push). A lone free
 body's linear velocity is integrated in the world frame (world_frame_velocity), so spinning adds
 it no energy.
 """
@@ -38,8 +39,8 @@ from .jcalc import FREE, PRISMATIC, primitive_nq, primitive_nv
 from .layout import LINK_Q_START, LINK_TYPE, LINK_V_START
 from .momentum import STATE_COLUMNS, keep_momenta, kept_roots, tree_momenta
 from .limits import (
-    cap_correction, has_free_root, keep_centres_of_mass, limit_impulses, transport_velocity,
-    tree_centres_of_mass,
+    cap_correction, has_free_root, hold_push, keep_centres_of_mass, limit_impulses,
+    transport_velocity, tree_centres_of_mass,
 )
 from .passive import drive_inertia, passive_forces, passive_forces_inline
 from .projection import enforce_constraints
@@ -339,6 +340,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings, 
         lim_free = has_free_root(link_table)
         lim_root_of = np.empty(nlink, dtype=np.int64)
         lim_com = np.empty((2, nlink, 4))
+        push_work = (np.empty(n_lim), np.empty(n_lim), np.empty(nv))  # limits.hold_push's
     # from here on every array is a borrowed view (borrow.py): the step loop passes them to its
     # kernels without counting references; `owners` holds the arrays until the loop has ended
     owners = (fk_work, dynamics_work, Rw, pw, q, qd, qdd, v_start, speed_bound, rows_work, lim_work)
@@ -372,8 +374,8 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings, 
          col_restitution, pairs, pair_allowance) = borrow(contact)
     if limits is not None:
         limit_rows, row_drives = borrow(limits[1]), borrow(limits[2])
-        limit_owners = (lim_iwork, lim_C, lim_A, lim_J, lim_bias, lim_R, lim_root_of, lim_com)
-        lim_iwork, lim_C, lim_A, lim_J, lim_bias, lim_R, lim_root_of, lim_com = borrow(limit_owners)
+        limit_owners = (lim_iwork, lim_C, lim_A, lim_J, lim_bias, lim_R, lim_root_of, lim_com, push_work)
+        lim_iwork, lim_C, lim_A, lim_J, lim_bias, lim_R, lim_root_of, lim_com, push_work = borrow(limit_owners)
     momentum_owners = (lone, mom_kept, mom_root, mom_before, mom_after, mom_V, mom_Ic)
     lone, mom_kept, mom_root, mom_before, mom_after, mom_V, mom_Ic = borrow(momentum_owners)
     for e in range(env_begin, env_end):
@@ -462,6 +464,11 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings, 
                                 link_table, dof_table, dof_parent, M, H, q, dt, lim_work, lim_iwork, lim_C,
                                 lim_A, qd, lim_bias, G_rows, Y, A, m, lam, S, I6, Rw, pw, limit_rows,
                                 row_drives, lim_J, 0.0))
+                        if limits is not None and c_biased:
+                            # nor may the push apart of overlaps carry a joint past its limit
+                            call_entry(entries, 10, hold_push, (
+                                dof_parent, M, H, lim_work, lim_iwork, lim_C, lim_A, qd, lim_bias,
+                                c_bias, push_work, G_rows, Y, A, m, lam, limit_rows, lim_J))
                 integrate_configuration(link_table, I6, q, qd, dt, q)
                 if any_lone:
                     world_frame_velocity(link_table, I6, lone, v_start, dt, qd, True)
@@ -537,6 +544,12 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings, 
                                 link_table, S, Rw, pw, dof_parent, M, G_rows, Y, A, m, lam, col_link, col_friction,
                                 col_restitution, pairs, n_contacts, pair_of, points, normals, depths, v_start, dt,
                                 settings, J, PJ, lam_c, target, lim_work, solve_work, qd, c_bias)):
+                            if limits is not None:
+                                for k in range(nv):  # q has moved by this step's velocity already
+                                    qdd[k] = 0.0
+                                call_entry(entries, 11, hold_push, (
+                                    dof_parent, M, H, lim_work, lim_iwork, lim_C, lim_A, qdd, lim_bias,
+                                    c_bias, push_work, G_rows, Y, A, m, lam, limit_rows, lim_J))
                             integrate_configuration(link_table, I6, q, c_bias, dt, q)
                             transport_velocity(link_table, c_bias, dt, c_R, qd)
             if constraints is not None:

@@ -24,6 +24,10 @@ through H^-1 like the impulses, so to first order it moves no free base's centre
 second-order rest of a large correction (a1's calves start 0.4 rad out) is removed by moving each
 free base so that its tree's centre of mass is where it was (keep_centres_of_mass).
 
+The contacts' own position-only push apart of overlaps (contact_solve.py) is held by the same
+position rows (hold_push): no joint ends the step past its limit because of it, as PhysX keeps
+an articulation's joint limits during its position correction.
+
 The impulses are joint-space generalised impulses lambda_k e_k applied through the step's
 inverse inertia (the factor of M + h D + h^2 K the step solved with): v' = v + H^-1 lambda.
 They act between a joint's two bodies, so the robot's total momentum is kept (a clamp that
@@ -355,6 +359,64 @@ def limit_impulses(link_table, dof_table, dof_parent, LD, H, q, h, work, iwork, 
     for k in range(nv):
         gap[k] = math.inf
     return outside
+
+
+@njit(cache=True, fastmath=FMA, **INTERNAL)
+def hold_push(dof_parent, LD, H, work, iwork, C, A, v, bias, push, push_work, G, Y, A_eq, m_eq,
+              lam_eq, distances, J) -> None:
+    """Keep a position-only push (the contacts' push apart of overlaps, contact_solve.py) from
+    carrying a joint past its hard limit or a bound row past its bound, as the limits' own
+    position-only rows hold the joints the limit correction moves: the step moves the positions
+    by h (v + bias + push), and each row with a position bound must end within it or, when the
+    step leaves it outside without the push, no further out. The push is changed by the limit
+    solve's least change, min |push' - push|_H (joint-space impulses through H^-1, in the loops'
+    metric), so a self-contact's push stays internal and a free base's momentum is kept, where a
+    clip of the limited dofs alone would move the rest of the robot with nothing opposing it.
+    The contacts' own joint rows (swept a bounded number of times, without the bound rows) let
+    the 24 overlapping spine capsules of a converted MJCF rodent turn its joints up to 43 deg
+    past their limits.
+
+    Model: dof_parent; distances (limit_impulses' bound rows, or None).
+    Data in: LD, H, work, iwork, J as limit_impulses left them this step (the position-only
+    intervals lo_b, hi_b; the bound rows J [nd, nv]); v [nv] the velocity the step moves the
+    positions by (zeros when they have moved already: RK4); bias [nv] the limits' position-only
+    bias (zeros when none); the equality rows G, Y, A_eq, m_eq (G None without couplings or
+    loops).
+    Data out: push [nv], in place.
+    Scratch: C, A (limit_impulses'), push_work = (lo, hi [nv + nd], base [nv]), lam_eq [m_eq];
+    iwork's side is left alone where it carries limit_impulses' guess."""
+    nv = v.shape[0]
+    nd = J.shape[0]
+    lo, hi, base = push_work
+    lam, lo_b, hi_b, rhs, column = work[2], work[3], work[4], work[5], work[8]
+    slot_of, rows, side = iwork[0], iwork[1], iwork[2]
+    for k in range(nv):
+        base[k] = v[k] + bias[k]
+    outside = False
+    for k in range(nv + nd):
+        reached = row_dot(J, k, base)  # h times the row's motion this step without the push
+        lo[k] = min(lo_b[k], reached)
+        hi[k] = max(hi_b[k], reached)
+        if _violation(reached + row_dot(J, k, push), lo[k], hi[k]) != 0.0:
+            outside = True
+    if not outside:
+        return
+    if distances is None and G is None:  # every row a dof's own, known at compile time
+        _hold_unit_rows(H, lo, hi, base, push, A, rhs, column, slot_of, rows)
+        return
+    if nd == 0 and m_eq == 0 and H.shape[0] == nv:
+        _hold_unit_rows(H, lo, hi, base, push, A, rhs, column, slot_of, rows)
+        return
+    _solve_rows(dof_parent, LD, J, lo, hi, base, push, C, A, rhs, lam, column, slot_of, rows, side,
+                G, Y, A_eq, m_eq, lam_eq)
+
+
+@njit(cache=True, fastmath=FMA, forceinline=True, **INTERNAL)
+def _hold_unit_rows(H, lo, hi, base, push, A, rhs, column, held, free):
+    """hold_push's solve when every row is a dof's own, from no row held."""
+    for k in range(push.shape[0]):
+        held[k] = 0
+    solve_unit_rows(H, lo, hi, base, push, A, rhs, column, held, free)
 
 
 # the tree-alone correction of a joint outside its limit goes on while each step takes it at
