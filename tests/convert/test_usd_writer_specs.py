@@ -31,7 +31,7 @@ FEATURES_SDF = """<?xml version="1.0"?>
     <link name="base">
       <pose>0 0 0.5 0 0 0.3</pose>
       <inertial><mass>2</mass><pose>0.1 0 0 0.2 0.1 0</pose>
-        <inertia><ixx>0.1</ixx><iyy>0.2</iyy><izz>0.3</izz><ixy>0.01</ixy><ixz>0</ixz><iyz>-0.0</iyz></inertia>
+        <inertia><ixx>0.1</ixx><iyy>0.2</iyy><izz>0.25</izz><ixy>0.01</ixy><ixz>0</ixz><iyz>-0.0</iyz></inertia>
       </inertial>
       <collision name="c"><pose>0 0 0.1 0 0 0</pose><geometry><box><size>0.2 0.3 0.4</size></box></geometry></collision>
       <visual name="v"><geometry><sphere><radius>0.1</radius></sphere></geometry></visual>

@@ -88,6 +88,50 @@ def test_negative_mass_is_refused(tmp_path):
     assert "m.sdf:6:" in message and "negative mass -1" in message
 
 
+#: (ixx iyy izz ixy ixz iyz, libsdformat 12.3 loads it): each verdict is what Debian's
+#: libsdformat-dev said of this inertia in a one-link model ("A link named l has invalid inertia"
+#: or no error): gz-math's MassMatrix3::IsValid, whose tolerance is 10 machine epsilons times half
+#: the trace. A real file: aws-robomaker-small-house-world's ShoeRack (tests/data/sdf_corpus).
+INERTIAS = [
+    ("0.02 0.04 1 0 0 0", False),                # izz beyond ixx + iyy (the ShoeRack's)
+    ("1 1 2 0 0 0", True),                       # a flat plate: izz = ixx + iyy
+    ("1 1 2.000000000000003 0 0 0", True),       # over by less than the tolerance (4.4e-15)
+    ("1 1 2.000000000000006 0 0 0", False),      # over by more
+    ("1 0 1 0 0 0", True),                       # a thin rod: a zero moment
+    ("0 0 0 0 0 0", True),                       # a point mass
+    ("-1 1 1 0 0 0", False),                     # a negative moment
+    ("1 1 1 2 0 0", False),                      # not positive semi-definite
+    ("1 1 1 0.9 0 0", False),                    # moments 0.1 1 1.9
+    ("0.5 0.5 0.9 0.4 0 0", True),               # moments 0.1 0.9 0.9
+    ("0.5 0.5 1 0.4 0 0", False),                # moments 0.1 0.9 1, rounded by the closed form to just over
+    ("0.5 0.5 1 0.4000001 0 0", True),           # ... and to within the tolerance
+]
+
+
+@pytest.mark.parametrize("values, loads", INERTIAS)
+def test_inertia_is_refused_where_libsdformat_refuses_it(tmp_path, values, loads):
+    tags = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
+    inertia = "".join(f"<{t}>{v}</{t}>" for t, v in zip(tags, values.split()))
+    link = f'<link name="c"><inertial><mass>1</mass><inertia>{inertia}</inertia></inertial></link>'
+    if loads:
+        source = tmp_path / "m.sdf"
+        source.write_bytes(_model(link))
+        convert_sdformat(source, tmp_path / "m.usda")
+        return
+    message = _refused(tmp_path, _model(link))
+    assert "m.sdf:6: link 'c': inertia ixx iyy izz ixy ixz iyz = " in message and "triangle inequality" in message
+
+
+def test_missing_diagonal_inertia_entries_count_as_one(tmp_path):
+    """libsdformat reads a missing <ixx>, <iyy> or <izz> as 1: izz 3 alone is then 1 1 3, refused
+    (libsdformat 12.3 on this file: invalid inertia), and izz 2 alone a valid plate."""
+    link = '<link name="c"><inertial><mass>1</mass><inertia><izz>{0}</izz></inertia></inertial></link>'
+    assert "= 1.0 1.0 3.0 0.0 0.0 0.0 is not" in _refused(tmp_path, _model(link.format(3)))
+    source = tmp_path / "m.sdf"
+    source.write_bytes(_model(link.format(2)))
+    convert_sdformat(source, tmp_path / "m.usda")
+
+
 def test_inertia_that_overflows_in_the_link_frame_is_refused(tmp_path):
     link = ('<link name="c"><inertial><pose>0 0 0 0.7 0 0</pose><mass>1</mass><inertia><ixx>1e308</ixx>'
             '<iyy>1e308</iyy><izz>1e308</izz><iyz>1e308</iyz></inertia></inertial></link>')

@@ -7,6 +7,7 @@ Sensors, lights, projectors and plugins become ``Link.extras`` (see extras.py).
 from __future__ import annotations
 
 import math
+import sys
 
 from lxml import etree
 
@@ -153,7 +154,48 @@ def _inertial(link: etree._Element, name: str, notes: list[ReportEntry], origin)
         raise InputError(where(element.find("mass")), f"link {name!r} has negative mass {mass:g}", "a mass is >= 0 [kg]")
     if mass is not None and mass_underflows(mass):
         raise InputError(where(element.find("mass")), f"link {name!r}: {underflow_message(mass)}")
+    if inertia is not None and not _physical_inertia(inertia):
+        values = " ".join(repr(getattr(inertia, k)) for k in ("ixx", "iyy", "izz", "ixy", "ixz", "iyz"))
+        raise InputError(where(inertia_element), f"link {name!r}: inertia ixx iyy izz ixy ixz iyz = {values} is not "
+                         "positive semi-definite or breaks the triangle inequality", "a missing diagonal entry is 1")
     return ir.Inertial(mass, origin(element), inertia, source(element))
+
+
+def _physical_inertia(inertia: ir.Inertia) -> bool:
+    """libsdformat's test of a link's inertia, which refuses the file ("A link named L has invalid
+    inertia"): gz-math's MassMatrix3::IsValid, step for step in doubles. The leading minors of the
+    tensor are >= 0 and its principal moments are >= 0, each at most the sum of the other two, all
+    within 10 machine epsilons times half the trace (values within the 32-bit float range, read
+    before, keep every product finite). The moments are the diagonal when no product of inertia
+    is further from 0 than 1e-6 times the largest diagonal entry, else Kronenburg's closed form."""
+    xx, yy, zz, xy, xz, yz = inertia.ixx, inertia.iyy, inertia.izz, inertia.ixy, inertia.ixz, inertia.iyz
+
+    def epsilon(moments):
+        return 10.0 * sys.float_info.epsilon * (0.5 * abs(sum(moments)))
+
+    e = epsilon((xx, yy, zz))
+    determinant = (zz * yy - yz * yz) * xx - (zz * xy - xz * yz) * xy + (yz * xy - xz * yy) * xz
+    if not (xx + e >= 0 and xx * yy - xy * xy + e >= 0 and determinant + e >= 0):
+        return False
+    tol = 1e-6 * max(xx, yy, zz)
+    if all(abs(v) <= tol for v in (xy, xz, yz)):
+        moments = (xx, yy, zz)
+    else:
+        b = xx + yy + zz
+        c = xx * yy - xy * xy + xx * zz - xz * xz + yy * zz - yz * yz
+        d = xx * yz * yz + yy * xz * xz + zz * xy * xy - xx * yy * zz - 2 * xy * xz * yz
+        p = b * b - 3 * c
+        if p < tol * tol:
+            moments = (b / 3.0,) * 3
+        else:
+            q = 2 * b ** 3 - 9 * b * c - 27 * d
+            delta = math.acos(min(max(0.5 * q / p ** 1.5, -1.0), 1.0))
+            moments = tuple((b + 2 * math.sqrt(p) * math.cos((delta + k) / 3.0)) / 3.0
+                            for k in (0.0, 2 * math.pi, -2 * math.pi))
+    e = epsilon(moments)
+    m0, m1, m2 = moments
+    return bool(m0 + e >= 0 and m1 + e >= 0 and m2 + e >= 0 and m0 + m1 + e >= m2 and m1 + m2 + e >= m0
+                and m2 + m0 + e >= m1)
 
 
 def _finite_float(text: str, element: etree._Element) -> float:
