@@ -4,7 +4,8 @@ Each becomes an :class:`usdjoints.convert.ir.Extra` holding the element's XML te
 stage keeps it (a round trip back to SDFormat could restore it). Camera sensors and lights also
 carry what a USD camera or light needs (:class:`ir.CameraInfo`, :class:`ir.LightInfo`). Values
 are read leniently: a field that is not a number is left out (and its XML is still kept), since
-no physics depends on it.
+no physics depends on it. A sensor's type is checked, though: libsdformat refuses the file when
+it is missing or not a type it knows.
 """
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ import math
 
 from lxml import etree
 
+from usdjoints.errors import InputError
+
 from .. import ir
 from .parse import child_text, number, numbers
-from .pose import parse_pose
+from .pose import parse_pose, where
 
 
 def source(element: etree._Element) -> ir.SourceRef:
@@ -38,6 +41,12 @@ WORLD_EXTRAS = ("light", "plugin", "actor", "population", "scene", "atmosphere",
 CAMERA_SENSORS = ("camera", "depth", "depth_camera", "rgbd", "rgbd_camera", "thermal", "thermal_camera",
                   "wideanglecamera", "wide_angle_camera", "segmentation", "segmentation_camera",
                   "boundingbox", "boundingbox_camera", "logical_camera")
+#: The sensor types libsdformat loads (Sensor::Load, each checked with libsdformat 12.3), and
+#: air_speed, which libsdformat 13 added with SDFormat 1.10 and PX4's airframes use.
+SENSOR_TYPES = frozenset(CAMERA_SENSORS + (
+    "air_pressure", "air_speed", "altimeter", "contact", "custom", "force_torque", "navsat", "gps", "gpu_ray",
+    "gpu_lidar", "imu", "magnetometer", "multicamera", "ray", "lidar", "rfid", "rfidtag", "sonar",
+    "wireless_receiver", "wireless_transmitter"))
 
 
 def xml_text(element: etree._Element) -> str:
@@ -86,6 +95,10 @@ def read_extra(element: etree._Element, pose: ir.Pose | None, owner: str = "") -
     """``element`` as an Extra placed at ``pose`` (in the frame the caller resolved)."""
     tag = element.tag
     kind = element.get("type", "") or ""
+    if tag == "sensor" and kind not in SENSOR_TYPES:
+        what = f"type '{kind}' is not a sensor type" if element.get("type") is not None else "has no type attribute"
+        raise InputError(where(element), f"sensor '{element.get('name', '')}': {what}",
+                         "camera, imu, lidar, ... as libsdformat names them")
     camera = light = None
     if tag == "sensor" and kind in CAMERA_SENSORS:
         cameras = element.findall("camera")
