@@ -156,8 +156,13 @@ def _inertial(link: etree._Element, name: str, notes: list[ReportEntry], origin)
         raise InputError(where(element.find("mass")), f"link {name!r}: {underflow_message(mass)}")
     if inertia is not None and not _physical_inertia(inertia):
         values = " ".join(repr(getattr(inertia, k)) for k in ("ixx", "iyy", "izz", "ixy", "ixz", "iyz"))
-        raise InputError(where(inertia_element), f"link {name!r}: inertia ixx iyy izz ixy ixz iyz = {values} is not "
-                         "positive semi-definite or breaks the triangle inequality", "a missing diagonal entry is 1")
+        # libsdformat refuses the file ("A link named L has invalid inertia"), Gazebo with it; it is
+        # converted as given, as the URDF reader converts such moments: example-robot-data's cassie.sdf
+        # has two such links (1e-6 kg m^2 reference frames), PhysX and pinocchio take them
+        notes.append(ReportEntry(EntryKind.WARNING, where(inertia_element), f"link {name}",
+                                 f"inertia ixx iyy izz ixy ixz iyz = {values} is not positive semi-definite or "
+                                 "breaks the triangle inequality (a missing diagonal entry is 1): libsdformat "
+                                 "refuses the file for it ('invalid inertia'); converted as given"))
     return ir.Inertial(mass, origin(element), inertia, source(element))
 
 
