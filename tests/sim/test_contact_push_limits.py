@@ -98,5 +98,8 @@ def test_pushing_an_overlap_apart_keeps_the_hinges_within_their_limits(tmp_path,
         c = np.array([sim_robots.centre_of_mass(model, q) for q in tr.q])
         n = np.arange(len(tr.t))
         g = float(np.linalg.norm(model.gravity))
-        assert np.abs(c[:, :2] - c[0, :2]).max() < 1e-4
+        # the overlap is pressed every step: a contact between two links of one tree is internal,
+        # so the tree's lone-body path goes on through it (momentum.restart_touched); restarted at
+        # every self-contact, the centre of mass drifted 7e-6 m sideways here
+        assert np.abs(c[:, :2] - c[0, :2]).max() < 1e-9
         assert np.abs(c[:, 2] - (c[0, 2] - g * h * h * n * (n + 1) / 2)).max() < 1e-9

@@ -37,7 +37,7 @@ from .crba import keep_symmetric, ltdl_factor, ltdl_solve
 from .fk import body_world_poses, link_transforms, link_transforms_inline, link_world_poses
 from .jcalc import FREE, PRISMATIC, primitive_nq, primitive_nv
 from .layout import LINK_Q_START, LINK_TYPE, LINK_V_START
-from .momentum import STATE_COLUMNS, keep_momenta, kept_roots, tree_momenta
+from .momentum import STATE_COLUMNS, keep_momenta, kept_roots, restart_touched, tree_momenta
 from .limits import (
     cap_correction, has_free_root, hold_push, keep_centres_of_mass, limit_impulses,
     transport_velocity, tree_centres_of_mass,
@@ -421,6 +421,7 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings, 
             if step == n_steps:
                 break
             pushed = False
+            n_contacts = 0
             if rk4 is None:
                 call_entry(entries, 0, acceleration, (model, q, qd, dt, fk_work, dynamics_work, qdd))
                 for k in range(nv):
@@ -556,19 +557,18 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings, 
                 enforce_constraints(model, borrowed_constraints, q, qd, M, fk_work, Rw, pw, rows_work)
             if floating is not None:
                 if any_kept:
-                    if pushed:  # a contact pushed this step: the path starts again from the next
-                        for i in range(nlink):
-                            mom_before[i, 10] = 0.0
-                    else:
-                        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
-                        link_world_poses(link_table, E, r, Rw, pw)
-                        tree_momenta(link_table, S, I6, E, r, Rw, pw, mom_root, mom_kept, qd, mom_V, mom_after)
-                        keep_momenta(link_table, S, I6, R_pj, Rw, pw, mom_root, mom_kept, gravity, dt,
-                                     mom_before, mom_after, mom_Ic, q, qd)
-                        for i in range(nlink):  # a tree without a valid start takes this state as one
-                            if mom_before[i, 10] == 0.0:
-                                for a in range(STATE_COLUMNS):
-                                    mom_before[i, a] = mom_after[i, a]
+                    if contact is not None and pushed:
+                        # a tree touched from outside starts its path again from this state
+                        restart_touched(col_link, pairs, pair_of, n_contacts, mom_root, mom_before)
+                    link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
+                    link_world_poses(link_table, E, r, Rw, pw)
+                    tree_momenta(link_table, S, I6, E, r, Rw, pw, mom_root, mom_kept, qd, mom_V, mom_after)
+                    keep_momenta(link_table, S, I6, R_pj, Rw, pw, mom_root, mom_kept, gravity, dt,
+                                 mom_before, mom_after, mom_Ic, q, qd)
+                    for i in range(nlink):  # a tree without a valid start takes this state as one
+                        if mom_before[i, 10] == 0.0:
+                            for a in range(STATE_COLUMNS):
+                                mom_before[i, a] = mom_after[i, a]
             bad = failing_dof(link_table, speed_bound, q, qd)
             if bad >= 0:
                 status[0] = step + 1

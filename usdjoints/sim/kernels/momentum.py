@@ -11,9 +11,13 @@ After each Euler step the tree is given back the momentum and centre of mass tha
 by the smallest change there is: one rigid twist added to the whole tree (its joint rates are
 untouched), dv = (P' - P) / M at c and dw = I_c^-1 (L' - L), and one translation of the whole
 tree by c' - c. Both are rigid motions of the tree, so no joint moves and nothing internal
-(drives, limits, loops) sees them. A step in which a contact pushes, or a tree whose base feels
-a force from the world (damping, a spring, a drive or a limit on the free joint, a loop or a
-coupling reaching out of the tree), is left as it is and the path starts again from it.
+(drives, limits, loops) sees them. A tree that a contact touches from outside (the world, a
+static collider, another tree) in a step, or whose base feels a force from the world (damping,
+a spring, a drive or a limit on the free joint, a loop or a coupling reaching out of the tree), is
+left as it is and its path starts again from it. A contact between two links of one tree is an
+internal force (its impulses and its push apart of an overlap act between the two links, in
+joint space), so the tree's path goes on through it: restarting it at every self-contact let a
+floating pair of arms whose link hulls overlap drift 4.3 mm from free fall in 2 s.
 """
 from __future__ import annotations
 
@@ -136,6 +140,26 @@ def tree_momenta(link_table, S, I6, E, r, Rw, pw, root_of, kept, qd, V, out):
         out[i, 4] -= c2 * p0 - c0 * p2
         out[i, 5] -= c0 * p1 - c1 * p0
         out[i, 10] = 1.0
+
+
+@njit(cache=True, fastmath=FMA, **INTERNAL)
+def restart_touched(col_link, pairs, pair_of, n_contacts, root_of, before) -> None:
+    """before[root, 10] = 0 (no valid start: the path starts again) for every tree one of the
+    step's n_contacts contacts joins to something outside it: a collider on the world (link -1),
+    or one of another tree. col_link [n_col], pairs [n_pairs, 2+], pair_of [>= n_contacts] as
+    contact.detect_contacts leaves them; root_of [nlink] as kept_roots fills it."""
+    for c in range(n_contacts):
+        p = pair_of[c]
+        la = col_link[pairs[p, 0]]
+        lb = col_link[pairs[p, 1]]
+        ra = root_of[la] if la >= 0 else -1
+        rb = root_of[lb] if lb >= 0 else -1
+        if ra == rb and ra >= 0:
+            continue  # both links in one tree: an internal force
+        if ra >= 0:
+            before[ra, 10] = 0.0
+        if rb >= 0:
+            before[rb, 10] = 0.0
 
 
 @njit(cache=True, fastmath=FMA, **WRAPPERLESS)
