@@ -90,3 +90,53 @@ def test_the_command_line_names_a_loop_that_opened(gripper, capsys, monkeypatch)
     assert main(["simulate", str(stage), "--duration", "0.05"]) == 0
     lines = [line for line in capsys.readouterr().err.splitlines() if "loop-closing joint" in line]
     assert sorted(line.split(": ")[2] for line in lines) == sorted(model.loop_names)
+
+
+WELDED_LOOP = """#usda 1.0
+(
+    metersPerUnit = 1
+    kilogramsPerUnit = 1
+    upAxis = "Z"
+)
+
+def Xform "World"
+{
+    def Cube "A" (
+        prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"]
+    )
+    {
+        float physics:mass = 1
+        float3 physics:diagonalInertia = (0.2, 0.2, 0.2)
+    }
+
+    def PhysicsFixedJoint "Weld"
+    {
+        rel physics:body1 = </World/A>
+    }
+
+    def PhysicsRevoluteJoint "J"
+    {
+        rel physics:body0 = </World/A>
+        rel physics:body1 = </World/A>
+        point3f physics:localPos0 = (0, 0, %s)
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("offset, gap", [(0, None), (1, 1.0)])
+def test_a_loop_on_a_model_without_coordinates(tmp_path, capsys, offset, gap):
+    """A hinge from a welded body to itself closes a loop on a model of no coordinates: the run
+    has one pose, at which the loop's gap is the distance between its two anchors on that body
+    (0 m, or the 1 m of localPos0). Before, the empty states [T, 0] could not be reshaped and the
+    command ended in an internal error (the contract: exit 0, no traceback)."""
+    stage = tmp_path / "welded_loop.usda"
+    stage.write_text(WELDED_LOOP % offset)
+    assert main(["simulate", str(stage), "--duration", "0.01"]) == 0
+    err = capsys.readouterr().err
+    assert "internal error" not in err
+    opened = [line for line in err.splitlines() if "loop-closing joint" in line]
+    if gap is None:
+        assert opened == []
+    else:
+        assert len(opened) == 1 and "/World/J" in opened[0] and f"opened by {gap:g} m" in opened[0]

@@ -24,7 +24,9 @@ def loop_gaps(model: ArticulatedModel, q: np.ndarray) -> np.ndarray:
     if nloop == 0:
         return gaps
     pm = pack(model)
-    states = np.asarray(q, dtype=np.float64).reshape(-1, model.nq)
+    q = np.asarray(q, dtype=np.float64)
+    # a model without coordinates (its loops close on welded or static bodies) has one pose
+    states = q.reshape(-1, model.nq) if model.nq else np.zeros((1, 0))
     for state in states:
         Rw, pw = pm.link_world_poses(np.ascontiguousarray(state))
         for i in range(nloop):
