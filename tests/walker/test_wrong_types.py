@@ -166,3 +166,31 @@ def test_unevaluable_xform_op_is_identity(tmp_path, name):
         assert link_body.world_pose.position == pytest.approx(expected)
         assert any(d.code == "invalid-xform-op" and d.prim == "/World/Link" for d in description.diagnostics)
     assert usdjoints.audit(str(path)).by_rule("invalid-xform-op")
+
+
+def test_a_long_array_where_a_point_goes_is_not_read_element_by_element(tmp_path, monkeypatch):
+    """physics:localPos0 authored as a point3f[] of 200,000 points: a wrong type like float2_pos,
+    which PhysX reads as its default for an absent column (the table in tests/fuzz/README.md),
+    so nothing of the array is converted. Before, each point was turned into a Python tuple to
+    find that out: a million took 30 s and a few million ran past any time limit (the contract:
+    never a hang)."""
+    from usdjoints.walker import columns
+
+    converted = []
+    general = columns._to_python_general
+
+    def counting(value):
+        converted.append(len(value) if hasattr(value, "__len__") else 1)
+        return general(value)
+
+    monkeypatch.setattr(columns, "_to_python_general", counting)
+    text = BASE.read_text()
+    old = "point3f physics:localPos0 = (0.5, 0, 0)"
+    assert old in text
+    path = tmp_path / "long_array_pos.usda"
+    path.write_text(text.replace(old, "point3f[] physics:localPos0 = [" + ", ".join(["(1, 2, 3)"] * 200_000) + "]"))
+    joint, description = _hinge(path, "ovphysx")
+    assert tuple(joint.local_pose0.position) == (0.0, 0.0, 0.0)
+    assert [d.message.split(" ", 1)[0] for d in description.diagnostics
+            if d.code == "invalid-value-type" and d.prim == HINGE] == ["physics:localPos0"]
+    assert max(converted, default=0) < 1000

@@ -205,6 +205,8 @@ def _physx_cast(value, fallback):
     """The value PhysX converts a wrongly typed one to (see :class:`Invalid`), or None."""
     if isinstance(value, _QUATERNIONS) or isinstance(fallback, bool) or fallback is None:
         return None
+    if hasattr(value, "__len__") and len(value) != 3:
+        return None  # neither a number nor a 3-vector, however long (not read element by element)
     value = to_python(value)
     if isinstance(fallback, (int, float)):
         return float(value) if isinstance(value, (int, float)) else None
