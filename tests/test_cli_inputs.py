@@ -201,6 +201,17 @@ def test_crate_with_sizes_out_of_range_says_its_data_is_corrupt(name):
     assert "vector" not in reason and "Encountered" not in reason
 
 
+@pytest.mark.parametrize("probe", ["1", "0"])
+def test_crate_whose_arcs_cannot_be_unpacked_says_its_data_is_corrupt(probe):
+    """The layer opens; listing its composition arcs is where the crate reader throws."""
+    path = TESTS / "data" / "usd" / "corrupt_crate_unpack_value.usdc"
+    before = path.read_bytes()
+    for command in ("walk", "audit"):
+        line = one_line(run(command, path, env={"USDJOINTS_PROBE": probe}))
+        assert f"{path}: USD cannot read this file: its binary (usdc) data is corrupt" in line, line
+    assert path.read_bytes() == before
+
+
 def test_valid_crate_walks_like_its_text(tmp_path):
     """The child that reads binary layers first changes nothing about the walk."""
     import json

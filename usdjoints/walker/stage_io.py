@@ -59,7 +59,10 @@ def open_stage(stage_or_path: StageLike, *, probe: bool | None = None):
     visited: list[str] = []
     try:
         layers = _open_layers(path, path, probe, visited)
-        refuse_expansion(layers, path)
+        try:
+            refuse_expansion(layers, path)
+        except Tf.ErrorException as error:  # a damaged crate whose specs Sdf cannot unpack
+            raise InputError(None, usd_error_text(error, path, path)) from None
         try:
             with captured_native_stderr():
                 stage = Usd.Stage.Open(layers[0], Usd.Stage.LoadAll)
@@ -225,7 +228,11 @@ def _open_layers(root: str, shown: str, probe: bool, visited: list[str] | None =
                                  + (f" ({what} of {referrer})" if referrer else ""))
             layers.append(layer)
             visited.extend(_check_clip_assets(layer, outer, resolver))
-            for asset in layer.GetCompositionAssetDependencies():
+            try:
+                dependencies = layer.GetCompositionAssetDependencies()
+            except Tf.ErrorException as error:  # a damaged crate whose arcs Sdf cannot unpack
+                raise InputError(None, usd_error_text(error, outer, shown if referrer is None else outer)) from None
+            for asset in dependencies:
                 resolved = _resolve_asset(resolver, layer, asset)
                 if not resolved:
                     continue  # unresolvable: USD reports it as a composition error, without blocking
