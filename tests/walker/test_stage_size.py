@@ -131,3 +131,21 @@ def test_the_estimate_never_undercounts_a_stage_the_tests_hold():
         assert composed <= prims <= 3 * composed + 10, (path, prims, composed)
         checked += 1
     assert checked >= 50
+
+
+def test_a_variant_set_without_variants_counts_nothing(tmp_path):
+    """Sdf lets a binary layer hold a variant set with no variant (the text parser refuses it):
+    OpenUSD composes the prim without one, and so does the estimate."""
+    from pxr import Sdf
+
+    path = str(tmp_path / "empty_set.usdc")
+    layer = Sdf.Layer.CreateNew(path)
+    prim = Sdf.PrimSpec(layer, "A", Sdf.SpecifierDef, "Xform")
+    Sdf.PrimSpec(layer, "B", Sdf.SpecifierDef, "Xform")
+    prim.referenceList.Prepend(Sdf.Reference(primPath="/B"))
+    Sdf.VariantSetSpec(prim, "v")
+    layer.defaultPrim = "A"
+    layer.Save()
+    prims, _, _ = _estimate(path)
+    assert prims == _composed(path) == 2
+    assert tuple(walk(path).joints) == ()

@@ -113,7 +113,7 @@ def _parts(stacks: _Stacks, stack: tuple, path):
                 prim = variant.primSpec
                 if prim:
                     variants.setdefault(variant_name, prim.path)
-    return list(children.values()), arcs, [list(v.values()) for v in variant_sets.values()]
+    return list(children.values()), arcs, [list(v.values()) for v in variant_sets.values() if v]
 
 
 def estimate(root_layer) -> tuple[int, int, str]:
