@@ -557,18 +557,22 @@ def simulate_envs(model, constraints, contact, limits, rk4, floating, settings, 
                 enforce_constraints(model, borrowed_constraints, q, qd, M, fk_work, Rw, pw, rows_work)
             if floating is not None:
                 if any_kept:
+                    keeping = True
                     if contact is not None and pushed:
-                        # a tree touched from outside starts its path again from this state
-                        restart_touched(col_link, pairs, pair_of, n_contacts, mom_root, mom_before)
-                    link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
-                    link_world_poses(link_table, E, r, Rw, pw)
-                    tree_momenta(link_table, S, I6, E, r, Rw, pw, mom_root, mom_kept, qd, mom_V, mom_after)
-                    keep_momenta(link_table, S, I6, R_pj, Rw, pw, mom_root, mom_kept, gravity, dt,
-                                 mom_before, mom_after, mom_Ic, q, qd)
-                    for i in range(nlink):  # a tree without a valid start takes this state as one
-                        if mom_before[i, 10] == 0.0:
-                            for a in range(STATE_COLUMNS):
-                                mom_before[i, a] = mom_after[i, a]
+                        # a tree touched from outside starts its path again from the next step;
+                        # with every kept tree touched (a robot on the ground) nothing is kept
+                        keeping = restart_touched(col_link, pairs, pair_of, n_contacts, mom_root, mom_kept,
+                                                  mom_before)
+                    if keeping:
+                        link_transforms(link_table, link_axis, R_pj, p_pj, R_jc, p_jc, basis, q, R3, p3, E, r)
+                        link_world_poses(link_table, E, r, Rw, pw)
+                        tree_momenta(link_table, S, I6, E, r, Rw, pw, mom_root, mom_kept, qd, mom_V, mom_after)
+                        keep_momenta(link_table, S, I6, R_pj, Rw, pw, mom_root, mom_kept, gravity, dt,
+                                     mom_before, mom_after, mom_Ic, q, qd)
+                        for i in range(nlink):  # a tree without a valid start takes this state as one
+                            if mom_before[i, 10] == 0.0:
+                                for a in range(STATE_COLUMNS):
+                                    mom_before[i, a] = mom_after[i, a]
             bad = failing_dof(link_table, speed_bound, q, qd)
             if bad >= 0:
                 status[0] = step + 1

@@ -143,11 +143,12 @@ def tree_momenta(link_table, S, I6, E, r, Rw, pw, root_of, kept, qd, V, out):
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
-def restart_touched(col_link, pairs, pair_of, n_contacts, root_of, before) -> None:
+def restart_touched(col_link, pairs, pair_of, n_contacts, root_of, kept, before) -> bool:
     """before[root, 10] = 0 (no valid start: the path starts again) for every tree one of the
     step's n_contacts contacts joins to something outside it: a collider on the world (link -1),
-    or one of another tree. col_link [n_col], pairs [n_pairs, 2+], pair_of [>= n_contacts] as
-    contact.detect_contacts leaves them; root_of [nlink] as kept_roots fills it."""
+    or one of another tree. Returns whether some kept tree still has a valid start (else the
+    step has nothing to keep). col_link [n_col], pairs [n_pairs, 2+], pair_of [>= n_contacts] as
+    contact.detect_contacts leaves them; root_of, kept [nlink] as kept_roots fills them."""
     for c in range(n_contacts):
         p = pair_of[c]
         la = col_link[pairs[p, 0]]
@@ -160,6 +161,10 @@ def restart_touched(col_link, pairs, pair_of, n_contacts, root_of, before) -> No
             before[ra, 10] = 0.0
         if rb >= 0:
             before[rb, 10] = 0.0
+    for i in range(root_of.shape[0]):
+        if kept[i] and before[i, 10] > 0.0:
+            return True
+    return False
 
 
 @njit(cache=True, fastmath=FMA, **WRAPPERLESS)
