@@ -155,7 +155,7 @@ def test_free_base_joint_outside_its_limit_keeps_the_centre_of_mass():
     """A free base whose arm starts 1 rad past its limit, no gravity: the first step puts the arm
     on its limit, and the robot's centre of mass does not move (no external force: momentum
     conservation), although a one-step correction this large moves it at second order unless
-    the base is moved back (sim/kernels/limits.py keep_centres_of_mass)."""
+    the base is moved back (sim/kernels/correction.py keep_centres_of_mass)."""
     b = ModelBuilder(gravity=(0, 0, 0))
     b.add_body("/robot/base", joint_type="free", mass=2.0, inertia=np.eye(3) * 0.02)
     b.add_body("/robot/arm", parent="/robot/base", joint_type="revolute", joint_name="/robot/joint",

@@ -60,7 +60,7 @@ def _after_return(past: np.ndarray, bound: float) -> np.ndarray:
     """``past`` [env, T] (a dof's distance past its limits at each recorded state) with the
     states that do not count set to 0: the start, and for a dof that starts outside its limits,
     every state until it first comes within ``bound`` of them (the step brings it back, at most
-    limits.MAX_CORRECTION_TURN a step: menagerie's Cassie starts 50 deg outside); one that never
+    correction.MAX_CORRECTION_TURN a step: menagerie's Cassie starts 50 deg outside); one that never
     comes back counts at its last state only."""
     counted = past.copy()
     counted[:, 0] = 0.0

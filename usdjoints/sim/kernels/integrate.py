@@ -38,10 +38,10 @@ from .fk import body_world_poses, link_transforms, link_transforms_inline, link_
 from .jcalc import FREE, PRISMATIC, primitive_nq, primitive_nv
 from .layout import LINK_Q_START, LINK_TYPE, LINK_V_START
 from .momentum import STATE_COLUMNS, keep_momenta, kept_roots, restart_touched, tree_momenta
-from .limits import (
-    cap_correction, has_free_root, hold_push, keep_centres_of_mass, limit_impulses,
-    transport_velocity, tree_centres_of_mass,
+from .correction import (
+    cap_correction, has_free_root, keep_centres_of_mass, transport_velocity, tree_centres_of_mass,
 )
+from .limits import hold_push, limit_impulses
 from .passive import drive_inertia, passive_forces, passive_forces_inline
 from .projection import enforce_constraints
 from .world_dynamics import allocate_world_workspace, bias_and_mass, bias_and_mass_inline
@@ -183,7 +183,7 @@ def _limit_correction(model, free, tied, capped, bias, h, fk_work, Rw, pw, root_
     [nlink]: the free roots whose tree a distance joint ties to the world or to another tree
     (its bias is no internal motion: the tree's centre of mass moves with it); capped: the
     model has distance joints, whose rows are not linear in q (the bias is capped:
-    limits.cap_correction; a joint limit's own part is exact, as q moves linearly along its
+    correction.cap_correction; a joint limit's own part is exact, as q moves linearly along its
     dof, and a loop's part is capped by limit_impulses when it falls back to the tree alone).
     Data in: bias [nv] [1/s | m/s], h [s].
     Data out: q [nq], qd [nv], in place.

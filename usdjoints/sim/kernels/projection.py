@@ -12,7 +12,7 @@ from .constraints import (
     constraint_rows, factor_constraints, project_out, solve_factored,
 )
 from .fk import link_transforms, link_world_poses
-from .limits import cap_turn
+from .correction import cap_turn
 
 # a projection of the loops that ends with an error above this and no smaller than it started
 # with is taken back (enforce_constraints)
