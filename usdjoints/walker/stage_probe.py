@@ -46,21 +46,12 @@ def probe_layers(root: str, shown: str, crate: str | None = None) -> None:
     env["PYTHONPATH"] = package + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     command = [sys.executable, "-c", "from usdjoints.walker.stage_probe import probe_main; probe_main()", root,
                repr(memory_mb), repr(cpu_seconds)]
-    with tempfile.TemporaryFile() as progress:
-        child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=progress, stderr=subprocess.DEVNULL,
-                                 env=env)
-        try:
-            code = child.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
-            code = None
-        except BaseException:
-            child.kill()
-            child.wait()
-            raise
-        progress.seek(0)
-        lines = progress.read().decode("utf-8", "replace").splitlines()
+    code, lines = _run_child(command, env, timeout)
+    if code is not None and code < 0 and code != -getattr(signal, "SIGXCPU", 0):
+        # a crash is read again before the file is called corrupt: a corrupt layer crashes the
+        # reader every time, while a child killed from outside (the kernel's out-of-memory
+        # killer, a signal under heavy load) says nothing about the file
+        code, lines = _run_child(command, env, timeout)
     if code == 0:
         return
     reading = [line[len("reading "):] for line in lines if line.startswith("reading ")]
@@ -83,6 +74,27 @@ def probe_layers(root: str, shown: str, crate: str | None = None) -> None:
         raise InputError(layer, f"OpenUSD crashed ({name}) reading this binary layer; the file is corrupt",
                          "re-export it from its source")
     # any other outcome (a bug of usdjoints in the child): this process opens it and reports it
+
+
+def _run_child(command: list[str], env: dict, timeout: float) -> tuple[int | None, list[str]]:
+    """Run the probe child; its exit code (negative: the signal that ended it; None: killed at
+    ``timeout`` seconds of wall clock) and the lines it printed."""
+    with tempfile.TemporaryFile() as progress:
+        child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=progress, stderr=subprocess.DEVNULL,
+                                 env=env)
+        try:
+            code = child.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+            code = None
+        except BaseException:
+            child.kill()
+            child.wait()
+            raise
+        progress.seek(0)
+        lines = progress.read().decode("utf-8", "replace").splitlines()
+    return code, lines
 
 
 def _probe_setting(name: str, default: float) -> float:
