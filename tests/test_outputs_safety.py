@@ -166,6 +166,25 @@ def test_missing_output_directory_is_one_behaviour_everywhere(capsys, tmp_path, 
     assert not (tmp_path / "missing").exists()  # never created
 
 
+@pytest.mark.parametrize("argv", [
+    ["audit", "{stage}", "-o", "{link}"],
+    ["audit", "{stage}", "--fix", "{link}"],
+    ["simulate", "{stage}", "--out", "{link}"],
+    ["convert", "{urdf}", "-o", "{link}"],
+])
+def test_dangling_symlink_output_names_the_missing_directory_of_its_target(capsys, tmp_path, stage, argv):
+    """A symlink whose target's folder is gone: the line names that folder, not the link's own
+    folder (which exists; the oracle is the file system: ``os.path.isdir`` of each)."""
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text(URDF)
+    link = tmp_path / "out.usda"
+    os.symlink(tmp_path / "gone" / "out.usda", link)
+    line = refused(capsys, [a.format(stage=stage, urdf=urdf, link=link) for a in argv])
+    assert f"whose directory {tmp_path / 'gone'} does not exist" in line, line
+    assert os.path.isdir(tmp_path) and not os.path.exists(tmp_path / "gone")
+    assert os.path.islink(link)  # the link is left as it was
+
+
 def test_option_clash_is_refused_before_the_run(tmp_path, stage):
     """``--envs 64 --out T.npz --write-usd M.usda``: refused before the simulator is even imported."""
     script = ("import sys\nfrom usdjoints.cli import main\n"

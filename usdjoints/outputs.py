@@ -238,6 +238,9 @@ def _check_destination(path: str, option: str) -> Output:
     target = os.path.realpath(path)  # a symlink: the file it names is replaced, the link stays
     directory = os.path.dirname(target) or "."
     if not os.path.isdir(directory):
+        if os.path.islink(path):  # a dangling link: the folder missing is the one its target names
+            raise UsageError(f"{path}: is a symlink to {target}, whose directory {directory} does not exist"
+                             f"{_label(option)}; create it first or remove the link")
         shown = os.path.dirname(path) or directory
         raise UsageError(f"{path}: the output directory {shown} does not exist{_label(option)}; create it first")
     if not os.access(directory, os.W_OK | os.X_OK):
