@@ -282,3 +282,38 @@ def test_an_inertia_finite_as_authored_but_not_in_si_units_names_the_units(tmp_p
     assert message.startswith("/World/A: not finite in SI units: its inertia (physics:diagonalInertia = "
                               "(0.5, 1, 1.5) in stage units)"), message
     assert "metersPerUnit 1e+200" in message and "physics:mass" not in message
+
+
+def _sample(tmp_path, name: str, old: str, new: str) -> str:
+    from samples import REPO
+
+    text = (REPO / "sample_stages" / name).read_text()
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new))
+    return str(path)
+
+
+@pytest.mark.parametrize("name, old, new, shown", [
+    ("mimic_rotz.usda", "physxMimicJoint:rotZ:gearing = 2", "physxMimicJoint:rotZ:gearing = nan",
+     "/World/Follower: not finite in SI units: its PhysxMimicJointAPI:rotZ gearing nan"),
+    ("mimic_rotz.usda", "physxMimicJoint:rotZ:offset = 0.1", "physxMimicJoint:rotZ:offset = nan",
+     "/World/Follower: not finite in SI units: its PhysxMimicJointAPI:rotZ offset nan"),
+    ("mimic_rotz.usda", "physxMimicJoint:rotZ:gearing = 2", "physxMimicJoint:rotZ:gearing = -inf",
+     "/World/Follower: not finite in SI units: its PhysxMimicJointAPI:rotZ gearing -inf"),
+    ("gear_pair.usda", "physics:gearRatio = 2", "physics:gearRatio = inf",
+     "/World/Gear: not finite in SI units: its ratio inf"),
+    ("rack_and_pinion.usda", "physics:ratio = 90", "physics:ratio = nan",
+     "/World/RackAndPinion: not finite in SI units: its ratio nan"),
+])
+def test_a_coupling_number_that_is_not_finite_is_an_input_error(tmp_path, name, old, new, shown):
+    """The fuzzer's cases: a NaN or infinite mimic gearing, gear or rack ratio made the first step
+    diverge (exit 1, blaming masses and inertias), and a NaN mimic offset was run as no offset
+    (exit 0). Like a drive's gains, the coupling's number is refused naming its joint; the
+    oracle is IEEE arithmetic (nan and inf are not finite; the sample stages load as they are)."""
+    load_model(_sample(tmp_path, name, old, old))  # the sound stage builds
+    with pytest.raises(InputError) as error:
+        load_model(_sample(tmp_path, name, old, new))
+    message = str(error.value)
+    assert message.startswith(shown), message
+    assert "\n" not in message

@@ -14,7 +14,10 @@ Couplings are written in the units PhysX states them in, so each row reads like 
 
 Rack and gear rows hold at the initial configuration (their offset is chosen so), as PhysX
 starts them; a mimic row carries its authored offset and the initial state is projected onto it.
-A coupling PhysX would not create (a missing relationship) is not created here either.
+A coupling PhysX would not create (a missing relationship) is not created here either. A ratio,
+gearing or offset that is not finite (in SI units) is refused naming its joint, as a drive's gains
+are (builder._check_finite): the solve would otherwise diverge on its first step, or, for an
+offset, quietly run without it.
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from typing import Optional
 import numpy as np
 
 from ..descriptors import Diagnostic, JointDesc, StageDescription
-from ..errors import UnsupportedFeature
+from ..errors import InputError, UnsupportedFeature
 from .. import units
 from .articulated import (
     BOUND_ANGLE, BOUND_CONE, BOUND_DISTANCE, BOUND_SLIDE, DRIVE_TYPES, LOOP_D6, LOOP_TYPES, ROW_DRIVE_COLUMNS,
@@ -96,6 +99,7 @@ def coupling_arrays(model, description: StageDescription):
             rows = None
         if rows is not None:
             (d0, k0), (d1, k1) = rows
+            _check_finite(joint.path, {"ratio": c.ratio, "ratio in SI units": k0 * k1})
             names.append(joint.path)
             dofs.append((d0, d1))
             coeffs.append((k0, k1))
@@ -108,12 +112,22 @@ def coupling_arrays(model, description: StageDescription):
                 drop(joint.path, f"PhysxMimicJointAPI:{mimic.dof} needs a simulated scalar joint and "
                                  "reference joint")
                 continue
+            _check_finite(joint.path, {f"PhysxMimicJointAPI:{mimic.dof} gearing": mimic.gearing,
+                                       f"PhysxMimicJointAPI:{mimic.dof} gearing in SI units": mimic.gearing * reference[1],
+                                       f"PhysxMimicJointAPI:{mimic.dof} offset": mimic.offset})
             names.append(f"{joint.path}:{mimic.dof}")
             dofs.append((follower[0], reference[0]))
             coeffs.append((follower[1], mimic.gearing * reference[1]))
             offsets.append(mimic.offset)
     return (tuple(names), np.array(dofs, dtype=np.int64).reshape(-1, 2),
             np.array(coeffs, dtype=float).reshape(-1, 2), np.array(offsets, dtype=float), notes)
+
+
+def _check_finite(path: str, values: dict) -> None:
+    """InputError naming the coupling's joint when one of its numbers is not finite."""
+    bad = [f"{name} {float(value):g}" for name, value in values.items() if not math.isfinite(value)]
+    if bad:
+        raise InputError(path, f"not finite in SI units: its {bad[0]}", "author a finite value")
 
 
 def _side_frame(model, description: StageDescription, body: Optional[str], pose, mpu: float):
