@@ -258,3 +258,22 @@ def test_a_long_run_is_announced_with_its_estimate(monkeypatch, capsys):
     assert len(notes) == 1 and "11 steps of 1 env(s) of 4 dofs" in notes[0] and "may take about" in notes[0]
     assert main(["simulate", stage, "--duration", "0.01", "--quiet"]) == 0
     assert "note:" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["nan", "0", "-1"])
+def test_stage_units_out_of_range_are_a_warning_of_the_run(tmp_path, capsys, value):
+    """A metersPerUnit of nan, 0 or -1 runs at the schema's fallback (OpenUSD's
+    UsdGeom.GetStageMetersPerUnit of a stage without the metadatum: 0.01), as the walk reads it;
+    the run says so on stderr instead of scaling every length by 0.01 silently."""
+    from pxr import Usd, UsdGeom
+
+    fallback = UsdGeom.GetStageMetersPerUnit(Usd.Stage.CreateInMemory())
+    text = (REPO / "sample_stages" / "sim" / "double_pendulum.usda").read_text()
+    assert "    metersPerUnit = 1\n" in text
+    stage = tmp_path / "s.usda"
+    stage.write_text(text.replace("    metersPerUnit = 1\n", f"    metersPerUnit = {value}\n"))
+    assert main(["simulate", str(stage), "--duration", "0.01"]) == 0
+    err = capsys.readouterr().err
+    warnings = [line for line in err.splitlines() if "metersPerUnit" in line]
+    assert len(warnings) == 1 and warnings[0].startswith("usdjoints: warning: "), err
+    assert f"fallback {fallback!r}" in warnings[0], warnings

@@ -94,6 +94,9 @@ def _simulate_checked(args: argparse.Namespace, stage, outputs) -> int:
 
     record_every, times = recording_plan(args.fps, args.dt, args.duration, args.envs)  # bad numbers: before any work
     description = walk(stage, consumer="usdjoints")
+    for diagnostic in description.diagnostics:  # a unit the stage cannot give: the run scales by the fallback
+        if diagnostic.code == "invalid-stage-units":
+            _note(args, f"usdjoints: warning: {diagnostic.message}")
     model = build_model(description, stage, contact=args.contact)
     for diagnostic in model.diagnostics:  # what the model made of the stage (PhysX's rules)
         if diagnostic.severity == "warning":
