@@ -230,6 +230,17 @@ def test_write_usd_over_the_stage_is_refused_before_the_run(tmp_path, capsys):
     assert stage.read_bytes() == before
 
 
+@pytest.mark.parametrize("name", ["motion.usda", "motion.USD", "motion.usdc", "motion.usdz"])
+def test_out_under_a_usd_name_is_refused_before_the_run(tmp_path, capsys, name):
+    """--out writes an npz archive (a zip): under a USD name, OpenUSD could not open the file the
+    user meant to get (--write-usd writes USD), so nothing is written."""
+    target = tmp_path / name
+    assert main(["simulate", str(ARM), "--duration", "0.01", "--out", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert "--out writes an npz archive" in err and "--write-usd" in err and len(err.strip().splitlines()) == 1
+    assert not target.exists() and list(tmp_path.iterdir()) == []
+
+
 def test_step_flops_of_a_chain_and_of_a_star():
     """The factorisation's work: sum of (ancestor dofs + 1)^2, n (n + 1) (2 n + 1) / 6 for a
     chain of n hinges (closed form), n for n hinges on one fixed root."""
