@@ -290,14 +290,16 @@ def _check_top_level_pose(model: etree._Element) -> None:
 
 
 def _merged(scope: Scope, element: etree._Element) -> list[Decl]:
-    if scope.placement_frame:
-        raise UnsupportedFeature(f"{where(element)}: placement_frame on a merged include is not supported")
     proxy = f"_merged__{scope.name}__model__"
     canonical = scope.canonical_link or next((d.name for d in scope.decls if d.kind == "link"), "")
     if not canonical:
         raise InputError(where(element), f"merged model '{scope.name}' has no link to attach its model frame to")
     # the proxy is attached to the canonical link but placed relative to the enclosing model
-    frame = Decl("frame", proxy, scope.pose, scope.relative_to or "__model__", where(element), element,
+    pose = scope.pose
+    if scope.placement_frame:  # the include's <pose> places frame P: X_parent_model = X_pose * inv(X_model_P)
+        from .frames import FrameGraph  # frames.py reads this module's Scope
+        pose = pose.compose(FrameGraph(scope).placement_pose().inverse())
+    frame = Decl("frame", proxy, pose, scope.relative_to or "__model__", where(element), element,
                  scope.version, attached_to=canonical)
     decls = [frame]
     for d in scope.decls:
