@@ -53,23 +53,30 @@ def njit(**options):
             dispatcher.__class__ = _internal_class(type(dispatcher), counted=options["_nrt"])
         cache = getattr(dispatcher, "_cache", None)
         if cache is not None and hasattr(cache, "_load_overload"):
-            cache.__class__ = _light_load_class(type(cache))
+            cache.__class__ = _cache_class(type(cache))
         return dispatcher
 
     return decorate
 
 
-_LIGHT_LOAD_CLASSES = {}
+_CACHE_CLASSES = {}
 
 
-def _light_load_class(base):
-    """``base`` (numba's cache class) loading a compiled kernel after starting numba's runtime
-    alone. numba's own load first refreshes its whole target: it imports and registers every
-    lowering and typing module (numpy, random, typed containers, jitclass...), which takes about
-    0.15 s and which only a compile uses; a compile still refreshes the target itself
-    (numba.core.compiler.compile_extra). The loaded code links against the runtime's symbols
-    (NRT_MemInfo_alloc...), which rtsys.initialize registers."""
-    if base not in _LIGHT_LOAD_CLASSES:
+def _cache_class(base):
+    """``base`` (numba's cache class) with two changes.
+
+    Its entries are keyed by every kernel's source as well (_kernel_sources_digest). numba keys a
+    cached kernel by its own bytecode and its own file's time stamp, not by the kernels it calls
+    and compiles into itself: after a change to projection.py alone, the step loop of
+    integrate.py kept running the old projection from the cache, silently.
+
+    It loads a compiled kernel after starting numba's runtime alone. numba's own load first
+    refreshes its whole target: it imports and registers every lowering and typing module (numpy,
+    random, typed containers, jitclass...), which takes about 0.15 s and which only a compile
+    uses; a compile still refreshes the target itself (numba.core.compiler.compile_extra). The
+    loaded code links against the runtime's symbols (NRT_MemInfo_alloc...), which
+    rtsys.initialize registers."""
+    if base not in _CACHE_CLASSES:
         def load_overload(self, sig, target_context):
             from numba.core.runtime import rtsys
 
@@ -77,8 +84,30 @@ def _light_load_class(base):
             with self._guard_against_spurious_io_errors():
                 return self._load_overload(sig, target_context)
 
-        _LIGHT_LOAD_CLASSES[base] = type("LightLoadCache", (base,), {"load_overload": load_overload})
-    return _LIGHT_LOAD_CLASSES[base]
+        def _index_key(self, sig, codegen):
+            signature, magic, hashes = base._index_key(self, sig, codegen)
+            return signature, magic, (*hashes, _kernel_sources_digest())
+
+        _CACHE_CLASSES[base] = type("KernelCache", (base,), {"load_overload": load_overload,
+                                                             "_index_key": _index_key})
+    return _CACHE_CLASSES[base]
+
+
+_SOURCES_DIGEST = []
+
+
+def _kernel_sources_digest() -> str:
+    """sha256 of the source files of this package (read once per process, about a millisecond)."""
+    if not _SOURCES_DIGEST:
+        import hashlib
+        from pathlib import Path
+
+        digest = hashlib.sha256()
+        for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+        _SOURCES_DIGEST.append(digest.hexdigest())
+    return _SOURCES_DIGEST[0]
 
 
 # numba's array lowering (numba.np.arraymath, loaded with its CPU target) probes for BLAS when it
