@@ -68,14 +68,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.write_usd and args.envs != 1:
         raise UsageError(f"--write-usd writes one environment; --envs {args.envs} cannot go with it "
                          "(run with --envs 1, or drop --write-usd)")
-    if args.out and os.path.splitext(args.out)[1].lower() in USD_LAYER_EXTENSIONS + (".usdz",):
-        raise UsageError(f"{args.out}: --out writes an npz archive, which a USD name would hide; "
-                         "--write-usd writes the motion as USD time samples")
     requested = [("--out", args.out), ("--write-usd", args.write_usd), ("--plot", args.plot)]
     stage = open_stage(args.stage)
     # every output checked once, before the run (a FIFO opened here stays open until it is written)
     with check_outputs(requested, inputs=[args.stage], stages=[stage],
                        extensions={"--write-usd": USD_LAYER_EXTENSIONS, "--plot": (".png",)}) as outputs:
+        # after the checks that protect the stage and its layers, whose messages matter more
+        if args.out and os.path.splitext(args.out)[1].lower() in USD_LAYER_EXTENSIONS + (".usdz",):
+            raise UsageError(f"{args.out}: --out writes an npz archive, which a USD name would hide; "
+                             "--write-usd writes the motion as USD time samples")
         if args.plot:
             plot_backend()  # before the run: no outputs from a run whose plot cannot be drawn
         return _simulate_checked(args, stage, outputs)
