@@ -404,3 +404,14 @@ def test_no_colour_with_no_color():
         os.environ.pop("NO_COLOR", None)
         if old is not None:
             os.environ["NO_COLOR"] = old
+
+
+def test_output_in_a_folder_whose_file_system_makes_no_files_says_so(tmp_path):
+    """/proc exists (a folder) but creating a file in it fails with ENOENT (the kernel's answer): the
+    line says the folder makes no new files, not that it does not exist."""
+    if not os.path.isdir("/proc/self"):
+        pytest.skip("no /proc on this system")
+    with pytest.raises(UsageError) as raised:
+        write_text("/proc/usdjoints-output.json", "{}")
+    assert "cannot create a file in /proc" in str(raised.value) and "does not exist" not in str(raised.value)
+    assert not os.path.exists("/proc/usdjoints-output.json")

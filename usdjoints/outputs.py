@@ -417,6 +417,9 @@ def _write_regular(output: Output, writer: Callable[[str], object], suffix: str)
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=_utf8_only(suffix), dir=directory)
     except FileNotFoundError:
+        if os.path.isdir(directory):  # /proc, /sys: the folder exists, its file system makes no new files
+            raise UsageError(f"{output.path}: cannot create a file in {directory}: its file system makes no new "
+                             "files (write it elsewhere)") from None
         raise UsageError(f"{output.path}: the output directory {directory} does not exist") from None
     except OSError as error:
         raise UsageError(f"{output.path}: cannot write in {directory}: {error.strerror}") from None
