@@ -281,16 +281,6 @@ def _d6_rows(link_table, S, Rw, pw, la, lb, RA, RB, pA, pB, e, locked, axis, axi
 def factor_constraints(dof_parent, LD, G, m, Y_out, A_out):
     """Y_out[r] = H^-1 G[r] (H factored in LD), A_out = G H^-1 G^T factored in place as a dense
     L D L^T whose redundant pivots are marked 0 (their multipliers stay 0)."""
-    factor_constraints_above(dof_parent, LD, G, m, Y_out, A_out, REDUNDANT_PIVOT)
-
-
-@njit(cache=True, fastmath=FMA, **INTERNAL)
-def factor_constraints_above(dof_parent, LD, G, m, Y_out, A_out, floor) -> float:
-    """factor_constraints with the rows whose pivot is at most ``floor`` of their own diagonal
-    taken as redundant (REDUNDANT_PIVOT there; the position projection raises it to WEAK_PIVOT
-    when its steps through weaker rows do not close the loops: projection.enforce_constraints).
-    Returns the smallest pivot kept, relative to its row's diagonal (inf when no row is kept)."""
-    weakest = math.inf
     nv = G.shape[1]
     for r in range(m):
         for k in range(nv):
@@ -309,19 +299,17 @@ def factor_constraints_above(dof_parent, LD, G, m, Y_out, A_out, floor) -> float
         d = A_out[j, j]
         for k in range(j):
             d -= A_out[j, k] * A_out[j, k] * A_out[k, k]
-        if d <= floor * A_out[j, j] or d <= ROUND_OFF_ROW * largest:
+        if d <= REDUNDANT_PIVOT * A_out[j, j] or d <= ROUND_OFF_ROW * largest:
             A_out[j, j] = 0.0
             for i in range(j + 1, m):
                 A_out[i, j] = 0.0
             continue
-        weakest = min(weakest, d / A_out[j, j])
         A_out[j, j] = d
         for i in range(j + 1, m):
             s = A_out[i, j]
             for k in range(j):
                 s -= A_out[i, k] * A_out[j, k] * A_out[k, k]
             A_out[i, j] = s / d
-    return weakest
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)

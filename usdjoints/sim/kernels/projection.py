@@ -8,8 +8,8 @@ import math
 from . import FMA, INTERNAL, njit
 from .configuration import integrate_configuration
 from .constraints import (
-    CAPPED_ITERATIONS, MAX_NEWTON_TURN, POSITION_ITERATIONS, POSITION_TOLERANCE, REDUNDANT_PIVOT,
-    constraint_error, constraint_rows, factor_constraints_above, project_out, solve_factored,
+    CAPPED_ITERATIONS, MAX_NEWTON_TURN, POSITION_ITERATIONS, POSITION_TOLERANCE, constraint_error,
+    constraint_rows, factor_constraints, project_out, solve_factored,
 )
 from .fk import link_transforms, link_world_poses
 from .correction import cap_turn
@@ -17,11 +17,6 @@ from .correction import cap_turn
 # a projection of the loops that ends with an error above this and no smaller than it started
 # with is taken back (enforce_constraints)
 STALLED_ERROR = 1e-9  # [rad | m]
-# a row kept with a pivot below this share of its own diagonal is nearly dependent on the rows
-# before it: a Newton step solves it through a direction of the loops that barely moves it, by a
-# motion up to 1 / sqrt(pivot) times its residual. A projection that took such a step and still
-# ends open (beyond STALLED_ERROR) is done again without those rows (enforce_constraints)
-WEAK_PIVOT = 1e-6
 
 
 @njit(cache=True, fastmath=FMA, **INTERNAL)
@@ -35,15 +30,6 @@ def enforce_constraints(model, constraints, q, v, LD, fk_work, Rw, pw, rows_work
     (beyond STALLED_ERROR) is taken back: loops that cannot all close (two ball joints between
     the same two bodies whose anchors lie at different distances on each) are left where they
     are instead of being chased round their nearest, which moved a free base by metres a step.
-
-    A row nearly dependent on the rows before it (its pivot below WEAK_PIVOT of its diagonal)
-    leads the Newton step through a direction that barely moves it: that is right when the loops
-    close through it (a linkage near a dead point), and a large motion that closes nothing when
-    its residual is one no motion removes. So a projection that took a step through such a row and
-    ends open is done again from its start with those rows taken as redundant: cassie's left foot
-    rod keeps 3e-7 m such a residual, and the steps through it turned the left hip yaw 2.7 deg
-    past its limit and pushed the pelvis 0.14 mm into its slider's limit, for loops left 1.4e-7 m
-    open; the limits put both back in the next step, raising the energy 80 mJ each time.
 
     Model: model, constraints (PackedModel.model_args(), constraint_args()).
     Data in: LD [nv, nv], the factor of the step's inertia.
@@ -62,8 +48,6 @@ def enforce_constraints(model, constraints, q, v, LD, fk_work, Rw, pw, rows_work
     capped = 0
     start = math.inf  # the error the projection starts from
     reverted = False
-    floor = REDUNDANT_PIVOT  # the pivots (of their rows' own diagonals) taken as redundant
-    weak = False  # a step was taken with a row kept below WEAK_PIVOT
     for a in range(q.shape[0]):
         q_back[a] = q[a]
     while True:
@@ -72,23 +56,13 @@ def enforce_constraints(model, constraints, q, v, LD, fk_work, Rw, pw, rows_work
             link_world_poses(link_table, E, r, Rw, pw)
         m = constraint_rows(link_table, S, dof_table, coupling_dof, coupling_coeff, coupling_offset,
                             loop_type, loop_link, loop_R, loop_p, loop_axis, q, Rw, pw, G, c)
-        weakest = factor_constraints_above(dof_parent, LD, G, m, Y, A, floor)
+        factor_constraints(dof_parent, LD, G, m, Y, A)
         error = constraint_error(c, m)
         if math.isinf(start):
             start = error
         if reverted or error < POSITION_TOLERANCE or (iteration > 0 and not nonlinear):
             break
         if iteration >= POSITION_ITERATIONS:
-            if weak and error > STALLED_ERROR:
-                # the steps through a nearly dependent row did not close the loops: again from
-                # the start without such rows (with none kept below WEAK_PIVOT, once only)
-                for a in range(q.shape[0]):
-                    q[a] = q_back[a]
-                floor = WEAK_PIVOT
-                weak = False
-                iteration = 0
-                capped = 0
-                continue
             if nonlinear and error > STALLED_ERROR and not error < start:
                 # no closer than at the start: back there, its rows formed once more for the
                 # velocity projection
@@ -97,8 +71,6 @@ def enforce_constraints(model, constraints, q, v, LD, fk_work, Rw, pw, rows_work
                 reverted = True
                 continue
             break
-        if weakest < WEAK_PIVOT:
-            weak = True
         for k in range(m):
             lam[k] = c[k]
         solve_factored(A, m, lam)
