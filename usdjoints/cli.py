@@ -61,7 +61,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from .trajectory_io import plot_backend
     from .walker.stage_io import open_stage
 
-    from .outputs import USD_LAYER_EXTENSIONS, check_outputs
+    from .outputs import USD_FILE_EXTENSIONS, USD_LAYER_EXTENSIONS, check_outputs
 
     if args.duration < 0 or args.dt <= 0 or args.envs < 1:
         raise UsageError("--duration must be >= 0, --dt > 0 and --envs >= 1")
@@ -74,7 +74,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     with check_outputs(requested, inputs=[args.stage], stages=[stage],
                        extensions={"--write-usd": USD_LAYER_EXTENSIONS, "--plot": (".png",)}) as outputs:
         # after the checks that protect the stage and its layers, whose messages matter more
-        if args.out and os.path.splitext(args.out)[1].lower() in USD_LAYER_EXTENSIONS + (".usdz",):
+        if args.out and os.path.splitext(args.out)[1].lower() in USD_FILE_EXTENSIONS:
             raise UsageError(f"{args.out}: --out writes an npz archive, which a USD name would hide; "
                              "--write-usd writes the motion as USD time samples")
         if args.plot:
@@ -168,7 +168,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     from .convert.api import convert_file
     from .convert.report import EntryKind
     from .convert.usd_writer import MASSLESS_MASS
-    from .outputs import USD_LAYER_EXTENSIONS, check_outputs
+    from .outputs import USD_FILE_EXTENSIONS, USD_LAYER_EXTENSIONS, check_outputs
 
     packages = {}
     for item in args.package:

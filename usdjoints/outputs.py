@@ -169,6 +169,7 @@ def check_output(path: Union[PathLike, Output], option: str = "output", inputs: 
 #: the endings of a USD layer this package writes (OpenUSD cannot write a .usdz package
 #: through SdfLayer.Export)
 USD_LAYER_EXTENSIONS = (".usda", ".usdc", ".usd")
+USD_FILE_EXTENSIONS = USD_LAYER_EXTENSIONS + (".usdz",)  # what OpenUSD opens as a stage
 
 
 def check_outputs(pairs: Sequence[tuple[str, Optional[PathLike]]], inputs: Iterable[PathLike] = (),
@@ -309,7 +310,7 @@ _LAYER_MAGIC = (b"#usda", b"#sdf", b"PXR-USDC", b"PK\x03\x04")
 
 def _may_be_layer(path: str) -> bool:
     """Whether the existing file ``path`` could be a layer USD reads (by extension or content)."""
-    if os.path.splitext(path)[1].lower() in (".usd", ".usda", ".usdc", ".usdz", ".sdf"):
+    if os.path.splitext(path)[1].lower() in USD_FILE_EXTENSIONS + (".sdf",):
         return True
     try:
         with open(path, "rb") as stream:
